@@ -1,0 +1,4 @@
+import type { Command } from 'commander';
+
+/** Each verb adds itself to the program; one file per verb under this folder. */
+export const commands: ReadonlyArray<(program: Command) => void> = [];

@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+/** Vitest settings every package shares: sources of sibling packages, and a JSON report for CI. */
+export function packageTestConfig(options: { testTimeout?: number } = {}) {
+  return defineConfig({
+    resolve: { conditions: ['@qualm/source'] },
+    ssr: { resolve: { conditions: ['@qualm/source'] } },
+    test: {
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      passWithNoTests: true,
+      testTimeout: options.testTimeout ?? 20_000,
+      reporters: ['default', 'json'],
+      outputFile: { json: './test-results.json' },
+    },
+  });
+}
