@@ -1,1 +1,2 @@
+// each file of this private package adds its exports here
 export {};
