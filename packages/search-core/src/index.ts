@@ -1,1 +1,1 @@
-export {};
+export { SearchCoreError, SearchCoreErrorCode } from './errors.js';
