@@ -1,2 +1,18 @@
 // each file of this private package adds its exports here
 export {};
+export {
+  TINY_MODEL_IR_VERSION,
+  TINY_MODEL_OPSET,
+  type TinyModelPrecision,
+  tinyClassifierGraph,
+  tinyFeatureExtractorGraph,
+} from './onnx/graph.js';
+export { TINY_SPECIAL_TOKENS, tinyTokenizerFiles, tinyVocabulary } from './onnx/tokenizer.js';
+export {
+  TINY_NLI_LABELS,
+  type TinyClassifierOptions,
+  type TinyModelInfo,
+  type TinyModelOptions,
+  writeTinyClassifier,
+  writeTinyFeatureExtractor,
+} from './onnx/write-model.js';
