@@ -1,5 +1,4 @@
 // each file of this private package adds its exports here
-export {};
 export {
   TINY_MODEL_IR_VERSION,
   TINY_MODEL_OPSET,
