@@ -1,5 +1,20 @@
 // each file of this private package adds its exports here
 export {
+  type ChatServer,
+  type ChatServerAnswer,
+  type ChatServerFault,
+  type ChatServerHandler,
+  type ChatServerHandlerContext,
+  type ChatServerMessage,
+  type ChatServerOptions,
+  type ChatServerRecord,
+  type ChatServerReply,
+  type ChatServerRequestBody,
+  type ChatServerUsage,
+  startChatServer,
+  unusedPort,
+} from './chat-server.js';
+export {
   TINY_MODEL_IR_VERSION,
   TINY_MODEL_OPSET,
   type TinyModelPrecision,
