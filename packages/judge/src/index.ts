@@ -1,1 +1,99 @@
-export {};
+export {
+  type BatchProgress,
+  type SummarizableResult,
+  summarizeResults,
+  type VerificationSummary,
+  type VerifyManyOptions,
+  verifyMany,
+  verifyStream,
+} from './batch.js';
+export {
+  abstentionVerdictSchema,
+  type CheckOptions,
+  type CheckOutcome,
+  checkAbstention,
+  checkSufficiency,
+  type SufficiencyOutcome,
+  sufficiencyVerdictSchema,
+} from './checks.js';
+export {
+  type ChatClient,
+  type ChatClientOptions,
+  type ChatMessage,
+  type CompleteOptions,
+  type CompleteStructuredOptions,
+  type CompletionResult,
+  createChatClient,
+  formatIssues,
+  jsonSchemaOf,
+  type StructuredOutputMode,
+  type StructuredResult,
+} from './client.js';
+export {
+  EvaluationMode,
+  evaluationModes,
+  type PromptConfig,
+  VerificationConfig,
+  type VerificationConfigInput,
+  type VerificationOverrides,
+} from './config.js';
+export { isJudgeError, JudgeError, JudgeErrorCode } from './errors.js';
+export { extractJson, type JsonExtraction } from './json-extraction.js';
+export {
+  type AgentTrace,
+  Stage,
+  type StageError,
+  type StageName,
+  type StageRecord,
+  type StageStatus,
+  stageOrder,
+  type VerificationItem,
+  type VerificationResult,
+  type VerifyOptions,
+  verify,
+} from './pipeline.js';
+export {
+  abstentionSystemPrompt,
+  buildAbstentionMessages,
+  buildAnsweringMessages,
+  buildParsingMessages,
+  buildRubricMessages,
+  buildSufficiencyMessages,
+  customInstructionsHeading,
+  dataBlock,
+  escapeDelimiters,
+  type JudgePromptInput,
+  parsingSystemPrompt,
+  rubricSystemPrompt,
+  sufficiencySystemPrompt,
+  withCustomInstructions,
+} from './prompts.js';
+export {
+  type BackoffOptions,
+  backoffDelay,
+  parseRetryAfter,
+  resolveBackoff,
+} from './retry.js';
+export {
+  evaluateRubric,
+  parseRubric,
+  type Rubric,
+  type RubricScores,
+  type RubricTrait,
+  rubricSchema,
+  rubricVerdictSchema,
+} from './rubric.js';
+export {
+  checkExpected,
+  compareToExpected,
+  defineTemplate,
+  type ExpectedComparison,
+  type JsonSchemaTemplateOptions,
+  type Template,
+  type TemplateField,
+  templateFields,
+  templateFromJsonSchema,
+  type VerifyContext,
+  validateTemplate,
+} from './template.js';
+export { addUsage, emptyUsage, type TokenUsage } from './usage.js';

@@ -1,0 +1,273 @@
+import { VerificationConfig } from './config.js';
+import { JudgeError, JudgeErrorCode } from './errors.js';
+import {
+  runPipeline,
+  Stage,
+  type VerificationItem,
+  type VerificationResult,
+  type VerifyOptions,
+} from './pipeline.js';
+import { addUsage, emptyUsage, type TokenUsage } from './usage.js';
+
+/** Progress of a batch, reported after each item in input order. */
+export interface BatchProgress {
+  /** Items finished and handed out so far. */
+  done: number;
+  /** Number of items, when the input is an array. */
+  total: number | undefined;
+  /** Position of the item just finished, from 0. */
+  index: number;
+  result: VerificationResult;
+}
+
+/** Options of {@link verifyMany} and {@link verifyStream}. */
+export interface VerifyManyOptions extends VerifyOptions {
+  /** Items verified at the same time (default 4). */
+  concurrency?: number;
+  /** Called after each item, in input order. */
+  onProgress?: (progress: BatchProgress) => void;
+}
+
+/** Rates and totals over a set of results. */
+export interface VerificationSummary {
+  total: number;
+  /** Results whose `verifyResult` is not null. */
+  verified: number;
+  passed: number;
+  failed: number;
+  /** `passed / verified`, or null when nothing was verified. */
+  passRate: number | null;
+  /** Results on which the abstention check was performed (fail-safe errors excluded). */
+  abstentionChecked: number;
+  abstentionDetected: number;
+  /** `abstentionDetected / abstentionChecked`, or null when no check was performed. */
+  abstentionRate: number | null;
+  sufficiencyChecked: number;
+  insufficient: number;
+  /** `insufficient / sufficiencyChecked`, or null when no check was performed. */
+  insufficiencyRate: number | null;
+  /** Checks that failed and fell back to "not abstained" / "sufficient". */
+  checkErrors: number;
+  /** Results whose pipeline stopped on an error (`error` set). */
+  errors: number;
+  /** Count of results per failed stage. */
+  failedStages: Record<string, number>;
+  llmCalls: number;
+  usage: TokenUsage;
+}
+
+/** The fields of a result a summary reads (a result read back from a JSONL file will do). */
+export type SummarizableResult = Pick<
+  VerificationResult,
+  | 'verifyResult'
+  | 'failedStage'
+  | 'abstentionCheckPerformed'
+  | 'abstentionDetected'
+  | 'sufficiencyCheckPerformed'
+  | 'sufficiencyDetected'
+  | 'llmCalls'
+> & {
+  error?: unknown;
+  abstentionError?: unknown;
+  sufficiencyError?: unknown;
+  usage?: Partial<TokenUsage>;
+};
+
+/** Computes rates and totals over results. */
+export function summarizeResults(results: Iterable<SummarizableResult>): VerificationSummary {
+  const summary: VerificationSummary = {
+    total: 0,
+    verified: 0,
+    passed: 0,
+    failed: 0,
+    passRate: null,
+    abstentionChecked: 0,
+    abstentionDetected: 0,
+    abstentionRate: null,
+    sufficiencyChecked: 0,
+    insufficient: 0,
+    insufficiencyRate: null,
+    checkErrors: 0,
+    errors: 0,
+    failedStages: {},
+    llmCalls: 0,
+    usage: emptyUsage(),
+  };
+  const usages: TokenUsage[] = [];
+  for (const result of results) {
+    summary.total += 1;
+    if (result.verifyResult !== null && result.verifyResult !== undefined) {
+      summary.verified += 1;
+      if (result.verifyResult) summary.passed += 1;
+      else summary.failed += 1;
+    }
+    if (result.abstentionCheckPerformed) {
+      summary.abstentionChecked += 1;
+      if (result.abstentionDetected === true) summary.abstentionDetected += 1;
+    }
+    if (result.sufficiencyCheckPerformed) {
+      summary.sufficiencyChecked += 1;
+      if (result.sufficiencyDetected === false) summary.insufficient += 1;
+    }
+    if (result.abstentionError) summary.checkErrors += 1;
+    if (result.sufficiencyError) summary.checkErrors += 1;
+    if (result.error) summary.errors += 1;
+    if (result.failedStage) {
+      summary.failedStages[result.failedStage] =
+        (summary.failedStages[result.failedStage] ?? 0) + 1;
+    }
+    summary.llmCalls += result.llmCalls ?? 0;
+    usages.push({ ...emptyUsage(), ...result.usage });
+  }
+  summary.usage = addUsage(...usages);
+  const rate = (count: number, of: number) => (of > 0 ? count / of : null);
+  summary.passRate = rate(summary.passed, summary.verified);
+  summary.abstentionRate = rate(summary.abstentionDetected, summary.abstentionChecked);
+  summary.insufficiencyRate = rate(summary.insufficient, summary.sufficiencyChecked);
+  return summary;
+}
+
+function validateConcurrency(concurrency: number | undefined): number {
+  const value = concurrency ?? 4;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new JudgeError(
+      JudgeErrorCode.INVALID_CONFIG,
+      `concurrency must be an integer >= 1, got ${value}`,
+    );
+  }
+  return value;
+}
+
+// a result for an item whose pipeline threw where it should not have: the batch keeps going
+function crashed(item: VerificationItem, error: unknown, options: VerificationConfig) {
+  const message = error instanceof Error ? error.message : String(error);
+  const stageError = {
+    stage: Stage.FINALIZE,
+    code: error instanceof JudgeError ? error.code : 'INTERNAL',
+    message,
+  };
+  return {
+    id: item?.id === undefined || item?.id === null ? null : String(item.id),
+    question: typeof item?.question === 'string' ? item.question : '',
+    response: null,
+    evaluationMode: options.evaluationMode,
+    verifyResult: false,
+    failedStage: Stage.FINALIZE,
+    error: stageError,
+    abstentionCheckPerformed: false,
+    abstentionDetected: null,
+    abstentionReasoning: null,
+    abstentionOverrideApplied: false,
+    abstentionError: null,
+    sufficiencyCheckPerformed: false,
+    sufficiencyDetected: null,
+    sufficiencyReasoning: null,
+    sufficiencyOverrideApplied: false,
+    sufficiencyError: null,
+    sufficiencyMissingFields: [],
+    parsed: null,
+    verifyMismatches: [],
+    rubricScores: null,
+    rubricReasoning: null,
+    rubricError: null,
+    stages: [],
+    llmCalls: 0,
+    usage: emptyUsage(),
+    durationMs: 0,
+  } satisfies VerificationResult;
+}
+
+/**
+ * Verifies items with a concurrency limit and yields the results in input order as soon as each
+ * one and all before it are done. One item's failure never loses another's result.
+ */
+export async function* verifyStream(
+  items: Iterable<VerificationItem> | AsyncIterable<VerificationItem>,
+  options: VerifyManyOptions,
+): AsyncGenerator<VerificationResult, void, undefined> {
+  const concurrency = validateConcurrency(options.concurrency);
+  const config = VerificationConfig.from(options.config);
+  const total = Array.isArray(items) ? items.length : undefined;
+  const iterator =
+    Symbol.asyncIterator in items
+      ? (items as AsyncIterable<VerificationItem>)[Symbol.asyncIterator]()
+      : (items as Iterable<VerificationItem>)[Symbol.iterator]();
+  // finished results wait here until every earlier one is handed out; the bound keeps memory flat
+  const maxAhead = concurrency * 32;
+  const finished = new Map<number, VerificationResult>();
+  let started = 0;
+  let handedOut = 0;
+  let running = 0;
+  let exhausted = false;
+  let pulling = false;
+  let pullError: unknown;
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    const resolve = wake;
+    wake = undefined;
+    resolve?.();
+  };
+
+  const pump = async () => {
+    if (pulling) return;
+    pulling = true;
+    try {
+      while (!exhausted && running < concurrency && started - handedOut < maxAhead) {
+        const next = await iterator.next();
+        if (next.done) {
+          exhausted = true;
+          break;
+        }
+        const index = started;
+        const item = next.value;
+        started += 1;
+        running += 1;
+        runPipeline(item, options, config)
+          .catch((error: unknown) => crashed(item, error, config))
+          .then((result) => {
+            finished.set(index, result);
+            running -= 1;
+            notify();
+            void pump();
+          });
+      }
+    } catch (error) {
+      pullError = error;
+      exhausted = true;
+    } finally {
+      pulling = false;
+      notify();
+    }
+  };
+
+  void pump();
+  while (true) {
+    const result = finished.get(handedOut);
+    if (result !== undefined) {
+      finished.delete(handedOut);
+      const index = handedOut;
+      handedOut += 1;
+      options.onProgress?.({ done: handedOut, total, index, result });
+      void pump();
+      yield result;
+      continue;
+    }
+    if (exhausted && !pulling && running === 0) {
+      if (pullError !== undefined) throw pullError;
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+  }
+}
+
+/** Verifies items with a concurrency limit; results come back in input order with a summary. */
+export async function verifyMany(
+  items: Iterable<VerificationItem> | AsyncIterable<VerificationItem>,
+  options: VerifyManyOptions,
+): Promise<{ results: VerificationResult[]; summary: VerificationSummary }> {
+  const results: VerificationResult[] = [];
+  for await (const result of verifyStream(items, options)) results.push(result);
+  return { results, summary: summarizeResults(results) };
+}
