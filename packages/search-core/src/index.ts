@@ -1,1 +1,37 @@
+export {
+  DEFAULT_EMBEDDING_MODEL_ID,
+  type EmbedderOptions,
+  loadEmbedder,
+  TransformersEmbedder,
+} from './embedding/transformers-embedder.js';
 export { SearchCoreError, SearchCoreErrorCode } from './errors.js';
+export {
+  checkGrounding,
+  DEFAULT_NLI_THRESHOLD,
+  type EvidenceWindow,
+  type GroundingInput,
+  type GroundingOptions,
+  type GroundingResult,
+  type SentenceGrounding,
+} from './nli/grounding.js';
+export {
+  MODEL_DTYPES,
+  type ModelDtype,
+  type TransformersModelOptions,
+} from './nli/load-transformers-pipeline.js';
+export {
+  NLI_LABELS,
+  type NliLabel,
+  type NliModel,
+  type NliPair,
+  type NliScores,
+  topLabel,
+} from './nli/nli-model.js';
+export { splitSentences, type TextSpan } from './nli/sentences.js';
+export {
+  DEFAULT_NLI_MODEL_ID,
+  loadNliModel,
+  type NliModelOptions,
+  TransformersNliModel,
+} from './nli/transformers-nli-model.js';
+export { splitIntoWindows, type TextWindow, type WindowOptions } from './nli/windows.js';
