@@ -35,3 +35,24 @@ export {
   TransformersNliModel,
 } from './nli/transformers-nli-model.js';
 export { splitIntoWindows, type TextWindow, type WindowOptions } from './nli/windows.js';
+export { Analyzer, type AnalyzerOptions, defaultAnalyzer } from './retrieval/analyzer.js';
+export { DenseIndex, type DenseIndexOptions } from './retrieval/dense-index.js';
+export {
+  type FullTextField,
+  FullTextIndex,
+  type FullTextIndexOptions,
+  type QueryTerm,
+} from './retrieval/full-text-index.js';
+export {
+  type HybridComponent,
+  HybridRetriever,
+  type HybridRetrieverOptions,
+} from './retrieval/hybrid-retriever.js';
+export { englishStopWords } from './retrieval/stop-words.js';
+export type {
+  Embedder,
+  RetrievalDocument,
+  RetrievalHit,
+  Retriever,
+  SearchOptions,
+} from './retrieval/types.js';

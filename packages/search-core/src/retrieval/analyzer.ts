@@ -1,0 +1,157 @@
+import { stemmer } from 'stemmer';
+import { englishStopWords } from './stop-words.js';
+
+/** Options of an {@link Analyzer}. */
+export interface AnalyzerOptions {
+  /** Words removed before stemming; defaults to {@link englishStopWords}, `false` keeps every word. */
+  stopWords?: Iterable<string> | false;
+  /** Words removed on top of `stopWords`, e.g. boilerplate of the questions a retriever serves. */
+  extraStopWords?: Iterable<string>;
+  /** Porter-stem words of plain ASCII letters; defaults to true. */
+  stem?: boolean;
+}
+
+// a number with decimal or thousands separators, a single ideograph or hiragana character (scripts
+// written without spaces are indexed character by character), or a run of letters, marks and digits
+// with inner apostrophes ("don't", "o'brien"); built from a string because the `v` flag needs an
+// es2024 target in the type checker while node 20 runs it
+const wordCharacter = '[[\\p{L}\\p{M}\\p{N}]--[\\p{Script=Han}\\p{Script=Hiragana}]]';
+const tokenPattern = new RegExp(
+  `\\p{N}+(?:[.,]\\p{N}+)+|[\\p{Script=Han}\\p{Script=Hiragana}]|${wordCharacter}+(?:['’]${wordCharacter}+)*`,
+  'gv',
+);
+const nonAscii = /[\u0080-\uffff]/;
+const asciiWord = /^[a-z]+$/;
+const separatedNumber = /^\p{N}+(?:[.,]\p{N}+)+$/u;
+const contractionSuffixes = new Set(['s', 'd', 'll', 're', 've', 'm']);
+const irregularNegations: Readonly<Record<string, string>> = {
+  ca: 'can',
+  wo: 'will',
+  sha: 'shall',
+};
+// the cache maps a lowercased token to its term ('' for a dropped word); it is bounded so that a
+// long-lived analyzer fed an open vocabulary cannot grow without limit
+const cacheLimit = 200_000;
+
+/**
+ * Turns text into index terms: Unicode lowercasing and NFKC folding, word tokenising that keeps
+ * numbers ("3.5", "1,000" → "1000"), contraction and possessive splitting, stop-word removal and
+ * Porter stemming. The same analyzer must serve documents and queries.
+ */
+export class Analyzer {
+  /** The words this analyzer drops. */
+  readonly stopWords: ReadonlySet<string>;
+  /** Whether ASCII words are Porter-stemmed. */
+  readonly stem: boolean;
+  private readonly cache = new Map<string, string>();
+
+  constructor(options: AnalyzerOptions = {}) {
+    const stopWords = new Set<string>(
+      options.stopWords === false ? [] : (options.stopWords ?? englishStopWords),
+    );
+    for (const word of options.extraStopWords ?? []) stopWords.add(word.toLowerCase());
+    this.stopWords = stopWords;
+    this.stem = options.stem ?? true;
+  }
+
+  /** The terms of a text, in order, repeats kept. */
+  analyze(text: string): string[] {
+    const terms: string[] = [];
+    if (nonAscii.test(text)) {
+      const folded = text.normalize('NFKC').toLowerCase();
+      tokenPattern.lastIndex = 0;
+      for (
+        let match = tokenPattern.exec(folded);
+        match !== null;
+        match = tokenPattern.exec(folded)
+      ) {
+        this.addTerm(terms, match[0]);
+      }
+      return terms;
+    }
+    // plain ASCII, which most text is: the same tokens as the pattern, found by a scanner that is
+    // several times faster than the regular expression
+    const folded = text.toLowerCase();
+    const length = folded.length;
+    let index = 0;
+    while (index < length) {
+      if (!isAsciiWordCharacter(folded.charCodeAt(index))) {
+        index += 1;
+        continue;
+      }
+      const start = index;
+      let digitsOnly = true;
+      while (index < length) {
+        const code = folded.charCodeAt(index);
+        if (isAsciiWordCharacter(code)) {
+          if (code > 57) digitsOnly = false;
+          index += 1;
+          continue;
+        }
+        const next = index + 1 < length ? folded.charCodeAt(index + 1) : 0;
+        if (code === 39 && isAsciiWordCharacter(next)) {
+          digitsOnly = false;
+          index += 1;
+          continue;
+        }
+        if (digitsOnly && (code === 46 || code === 44) && next >= 48 && next <= 57) {
+          // a separated number ends where its digits end ("3.5km" → "3.5", "km")
+          index += 1;
+          while (index < length) {
+            const digit = folded.charCodeAt(index);
+            if (digit >= 48 && digit <= 57) index += 1;
+            else if ((digit === 46 || digit === 44) && isDigit(folded.charCodeAt(index + 1)))
+              index += 1;
+            else break;
+          }
+          break;
+        }
+        break;
+      }
+      this.addTerm(terms, folded.slice(start, index));
+    }
+    return terms;
+  }
+
+  private addTerm(terms: string[], token: string): void {
+    let term = this.cache.get(token);
+    if (term === undefined) {
+      term = this.termOf(token);
+      if (this.cache.size >= cacheLimit) this.cache.clear();
+      this.cache.set(token, term);
+    }
+    if (term !== '') terms.push(term);
+  }
+
+  private termOf(token: string): string {
+    let word = token;
+    if (separatedNumber.test(word)) return word.replaceAll(',', '');
+    const apostrophe = word.search(/['’]/);
+    if (apostrophe > 0) {
+      const base = word.slice(0, apostrophe);
+      const suffix = word.slice(apostrophe + 1).replaceAll('’', "'");
+      if (contractionSuffixes.has(suffix)) {
+        word = base;
+      } else if (suffix === 't' && base.endsWith('n')) {
+        const stem = base.slice(0, -1);
+        word = irregularNegations[stem] ?? stem;
+      } else {
+        word = word.replaceAll(/['’]/g, '');
+      }
+    }
+    if (word === '' || this.stopWords.has(word)) return '';
+    if (this.stem && asciiWord.test(word)) return stemmer(word);
+    return word;
+  }
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+function isAsciiWordCharacter(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+}
+
+/** The analyzer used when none is given: English stop words and Porter stemming. */
+export const defaultAnalyzer: Analyzer = new Analyzer();
