@@ -1,0 +1,237 @@
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { BenchmarkError, BenchmarkErrorCode } from '../errors.js';
+import { JsonArraySplitter, JsonArraySyntaxError } from './json-array-splitter.js';
+import {
+  formatIssues,
+  type LongMemEvalQuestion,
+  type LongMemEvalRunEntry,
+  longMemEvalQuestionSchema,
+  longMemEvalRunEntrySchema,
+} from './schema.js';
+
+/**
+ * Opens a file as a byte stream, gunzipping it when it starts with the gzip magic bytes (so a
+ * `.gz` file works under any name), with a clear error for a missing file or a directory.
+ */
+export async function openDataFile(path: string): Promise<Readable> {
+  let isFile: boolean;
+  try {
+    isFile = (await stat(path)).isFile();
+  } catch (error) {
+    throw new BenchmarkError(BenchmarkErrorCode.FILE_NOT_FOUND, `file not found: ${path}`, {
+      cause: error,
+    });
+  }
+  if (!isFile) {
+    throw new BenchmarkError(BenchmarkErrorCode.INVALID_INPUT, `not a regular file: ${path}`);
+  }
+  const handle = await open(path, 'r');
+  const magic = Buffer.alloc(2);
+  try {
+    await handle.read(magic, 0, 2, 0);
+  } finally {
+    await handle.close();
+  }
+  const file = createReadStream(path, { highWaterMark: 1 << 20 });
+  if (magic[0] !== 0x1f || magic[1] !== 0x8b) return file;
+  const gunzip = createGunzip({ chunkSize: 1 << 20 });
+  // errors of either stream end the iteration of `gunzip` with that error
+  pipeline(file, gunzip, () => {});
+  return gunzip;
+}
+
+/**
+ * Streams the questions of a LongMemEval file (oracle, S or M; plain or gzip), one record at a
+ * time, each validated. A malformed record, invalid JSON, a truncated file or corrupt gzip data
+ * throws a {@link BenchmarkError} naming the file, the record's index and id, and the field.
+ */
+export async function* streamLongMemEval(path: string): AsyncGenerator<LongMemEvalQuestion> {
+  const input = await openDataFile(path);
+  const splitter = new JsonArraySplitter();
+  let lastId: string | undefined;
+  const where = () =>
+    lastId === undefined
+      ? 'before any record'
+      : `after record ${splitter.elementCount - 1} (question_id "${lastId}")`;
+  try {
+    const chunks = input[Symbol.asyncIterator]();
+    while (true) {
+      let next: IteratorResult<Buffer>;
+      try {
+        next = await chunks.next();
+      } catch (error) {
+        throw new BenchmarkError(
+          BenchmarkErrorCode.INVALID_INPUT,
+          `${path}: cannot read the file ${where()}: ${(error as Error).message}`,
+          { cause: error },
+        );
+      }
+      if (next.done) break;
+      let elements: Buffer[];
+      try {
+        elements = splitter.push(next.value);
+      } catch (error) {
+        throw syntaxError(path, error);
+      }
+      const first = splitter.elementCount - elements.length;
+      for (const [offset, bytes] of elements.entries()) {
+        const question = parseQuestion(path, first + offset, bytes);
+        lastId = question.question_id;
+        yield question;
+      }
+    }
+    try {
+      splitter.end();
+    } catch (error) {
+      throw syntaxError(path, error, lastId);
+    }
+  } finally {
+    input.destroy();
+  }
+}
+
+/**
+ * Loads a whole LongMemEval file into a map by question id; a question id that occurs twice is an
+ * error naming both records.
+ */
+export async function loadLongMemEval(path: string): Promise<Map<string, LongMemEvalQuestion>> {
+  const questions = new Map<string, LongMemEvalQuestion>();
+  const indexes = new Map<string, number>();
+  let index = 0;
+  for await (const question of streamLongMemEval(path)) {
+    const previous = indexes.get(question.question_id);
+    if (previous !== undefined) {
+      throw new BenchmarkError(
+        BenchmarkErrorCode.INVALID_INPUT,
+        `${path}: records ${previous} and ${index} have the same question_id "${question.question_id}"`,
+      );
+    }
+    indexes.set(question.question_id, index);
+    questions.set(question.question_id, question);
+    index += 1;
+  }
+  return questions;
+}
+
+function parseQuestion(path: string, index: number, bytes: Buffer): LongMemEvalQuestion {
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('utf8'));
+  } catch (error) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_INPUT,
+      `${path}: record ${index} is not valid JSON (${(error as Error).message})`,
+      { cause: error },
+    );
+  }
+  const result = longMemEvalQuestionSchema.safeParse(value);
+  if (!result.success) {
+    const id = (value as { question_id?: unknown } | null)?.question_id;
+    const name = typeof id === 'string' ? ` (question_id "${id}")` : '';
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_INPUT,
+      `${path}: record ${index}${name}: ${formatIssues(result.error.issues)}`,
+      { cause: result.error },
+    );
+  }
+  return result.data;
+}
+
+function syntaxError(path: string, error: unknown, lastId?: string): BenchmarkError {
+  if (!(error instanceof JsonArraySyntaxError)) throw error;
+  const after = lastId === undefined ? '' : ` (the last complete record is "${lastId}")`;
+  return new BenchmarkError(
+    BenchmarkErrorCode.INVALID_INPUT,
+    `${path}: ${error.message}${after}: truncated or malformed JSON`,
+    { cause: error },
+  );
+}
+
+/** What {@link readRunFile} returns. */
+export interface RunFile {
+  entries: LongMemEvalRunEntry[];
+  /** Lines skipped as invalid when `skipInvalid` was set. */
+  skippedLines: number;
+}
+
+/**
+ * Reads a run file in the official JSON Lines format (`{question_id, hypothesis,
+ * autoeval_label?: {model, label}}`, plain or gzip). An invalid line is an error naming the file,
+ * the line number and the field, unless `skipInvalid` is set, in which case it is counted.
+ */
+export async function readRunFile(
+  path: string,
+  options: { skipInvalid?: boolean } = {},
+): Promise<RunFile> {
+  const input = await openDataFile(path);
+  const entries: LongMemEvalRunEntry[] = [];
+  let skippedLines = 0;
+  let lineNumber = 0;
+  try {
+    const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+    for await (const line of lines) {
+      lineNumber += 1;
+      if (line.trim() === '') continue;
+      let problem: string | undefined;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch (error) {
+        problem = `is not valid JSON (${(error as Error).message})`;
+      }
+      if (problem === undefined) {
+        const result = longMemEvalRunEntrySchema.safeParse(value);
+        if (result.success) {
+          entries.push(result.data);
+          continue;
+        }
+        problem = formatIssues(result.error.issues);
+      }
+      if (options.skipInvalid) {
+        skippedLines += 1;
+        continue;
+      }
+      throw new BenchmarkError(
+        BenchmarkErrorCode.INVALID_INPUT,
+        `${path}:${lineNumber}: ${problem}`,
+      );
+    }
+  } catch (error) {
+    if (error instanceof BenchmarkError) throw error;
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_INPUT,
+      `${path}: cannot read the file after line ${lineNumber}: ${(error as Error).message}`,
+      { cause: error },
+    );
+  } finally {
+    input.destroy();
+  }
+  return { entries, skippedLines };
+}
+
+/** Run entries paired with their questions, and the ids of the run that the data lacks. */
+export interface RunJoin {
+  pairs: { entry: LongMemEvalRunEntry; question: LongMemEvalQuestion }[];
+  /** Question ids of run entries with no question in the data, in run order; they are skipped. */
+  missingIds: string[];
+}
+
+/** Pairs each run entry with its question; entries whose id the data lacks are skipped and listed. */
+export function joinRunWithQuestions(
+  entries: readonly LongMemEvalRunEntry[],
+  questions: ReadonlyMap<string, LongMemEvalQuestion>,
+): RunJoin {
+  const pairs: RunJoin['pairs'] = [];
+  const missingIds: string[] = [];
+  for (const entry of entries) {
+    const question = questions.get(entry.question_id);
+    if (question) pairs.push({ entry, question });
+    else missingIds.push(entry.question_id);
+  }
+  return { pairs, missingIds };
+}

@@ -1,0 +1,79 @@
+import { BenchmarkError, BenchmarkErrorCode } from '../errors.js';
+import { streamLongMemEval } from './loader.js';
+import type { RetrievalLevel } from './retrieval-corpus.js';
+import {
+  evaluateRetrieval,
+  type QuestionRetrievalResult,
+  type RetrievalEvaluation,
+} from './retrieval-evaluation.js';
+import {
+  createLongMemEvalRetriever,
+  type LongMemEvalRetrieverOptions,
+  type RetrieverKind,
+} from './retrievers.js';
+import { type QuestionSplit, questionSplit } from './split.js';
+
+/** Options of {@link runLongMemEvalRetrieval}. */
+export interface LongMemEvalRetrievalRunOptions extends LongMemEvalRetrieverOptions {
+  /** A LongMemEval file: oracle, S or M, plain or gzip. */
+  path: string;
+  level: RetrievalLevel;
+  retriever: RetrieverKind;
+  /** Score every question (default) or one half of the stable split by question id. */
+  split?: 'all' | QuestionSplit;
+  /** Called after each scored question, e.g. for progress. */
+  onQuestion?: (result: QuestionRetrievalResult) => void;
+}
+
+/** The result of {@link runLongMemEvalRetrieval}. */
+export interface LongMemEvalRetrievalRun extends RetrievalEvaluation {
+  retriever: RetrieverKind;
+  split: 'all' | QuestionSplit;
+  assistantTurns: boolean;
+  /** Wall time of the whole run, loading included, in seconds. */
+  seconds: number;
+}
+
+/**
+ * Runs the LongMemEval retrieval evaluation on a file: streams its questions, builds the chosen
+ * retriever over each haystack and scores the rankings as the official harness does.
+ */
+export async function runLongMemEvalRetrieval(
+  options: LongMemEvalRetrievalRunOptions,
+): Promise<LongMemEvalRetrievalRun> {
+  const started = performance.now();
+  const split = options.split ?? 'all';
+  if (split !== 'all' && split !== 'tune' && split !== 'holdout') {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_CONFIG,
+      `split must be all, tune or holdout, got "${String(split)}"`,
+    );
+  }
+  if (options.level !== 'session' && options.level !== 'turn') {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_CONFIG,
+      `level must be session or turn, got "${String(options.level)}"`,
+    );
+  }
+  if (options.retriever !== 'fulltext' && !options.embedder) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_CONFIG,
+      `the ${options.retriever} retriever needs an embedding model`,
+    );
+  }
+  const evaluation = await evaluateRetrieval(streamLongMemEval(options.path), {
+    level: options.level,
+    createRetriever: (corpus) => createLongMemEvalRetriever(options.retriever, corpus, options),
+    ...(split === 'all'
+      ? {}
+      : { filter: (question) => questionSplit(question.question_id) === split }),
+    ...(options.onQuestion ? { onQuestion: options.onQuestion } : {}),
+  });
+  return {
+    ...evaluation,
+    retriever: options.retriever,
+    split,
+    assistantTurns: options.assistantTurns ?? false,
+    seconds: (performance.now() - started) / 1000,
+  };
+}
