@@ -4,12 +4,12 @@ import path from 'node:path';
 import { writeTinyFeatureExtractor } from '@qualm/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type Embedder,
   loadEmbedder,
   SearchCoreError,
   splitIntoWindows,
   type TransformersEmbedder,
 } from '../src/index.js';
+import type { Embedder } from '../src/retrieval/types.js';
 
 const MODEL_ID = 'qualm-test/tiny-embedder';
 const HIDDEN_SIZE = 24;

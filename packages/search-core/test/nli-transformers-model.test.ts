@@ -168,6 +168,14 @@ describe('TransformersNliModel on a generated BERT-shaped classifier', () => {
     }
   });
 
+  it('classifies with a model whose graph reads no token_type_ids, as DeBERTa-v3 exports', async () => {
+    await writeTinyClassifier(root, { modelId: 'qualm-test/no-token-types', tokenTypes: false });
+    const untyped = await loadNliModel({ modelId: 'qualm-test/no-token-types', modelsDir: root });
+    const scores = await untyped.classify(pairs);
+    expect(scores).toHaveLength(pairs.length);
+    expect(scores[0]!.entailment + scores[0]!.neutral + scores[0]!.contradiction).toBeCloseTo(1, 6);
+  });
+
   it('refuses a pair longer than its window instead of truncating it', async () => {
     const premise = Array.from({ length: 60 }, () => 'cat').join(' ');
     await expect(model.classify([{ premise, hypothesis: 'a dog' }])).rejects.toMatchObject({

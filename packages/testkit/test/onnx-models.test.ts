@@ -128,6 +128,21 @@ describe('tiny ONNX models', () => {
     expectTopologicallySorted(model);
   });
 
+  it('leaves token_type_ids out of the inputs when asked, as DeBERTa-v3 exports do', () => {
+    const model = decode(
+      tinyClassifierGraph({
+        vocabularySize: 50,
+        hiddenSize: 8,
+        seed: 1,
+        precision: 'fp32',
+        labelCount: 3,
+        tokenTypes: false,
+      }),
+    );
+    expect(model.graph.input.map((value) => value.name)).toEqual(['input_ids', 'attention_mask']);
+    expectTopologicallySorted(model);
+  });
+
   it('builds a feature extractor graph with a hidden state per token', () => {
     const model = decode(
       tinyFeatureExtractorGraph({ vocabularySize: 50, hiddenSize: 8, seed: 1, precision: 'fp32' }),

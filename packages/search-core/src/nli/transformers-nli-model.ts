@@ -253,6 +253,7 @@ export class TransformersNliModel implements NliModel {
       ['attention_mask', encoding.attention_mask, 0],
       ['token_type_ids', encoding.token_type_ids, 0],
     ];
+    // transformers.js passes the graph only the inputs it declares
     for (const [name, values, padValue] of columns) {
       if (!values) continue;
       const data = new BigInt64Array(rows * width).fill(BigInt(padValue));

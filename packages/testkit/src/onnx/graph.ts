@@ -17,6 +17,8 @@ export interface TinyEncoderSpec {
   hiddenSize: number;
   seed: number;
   precision: TinyModelPrecision;
+  /** Whether the graph reads `token_type_ids` (BERT does; DeBERTa-v3 exports often do not). */
+  tokenTypes?: boolean;
 }
 
 const FLOAT = onnx.TensorProto.DataType.FLOAT;
@@ -130,10 +132,14 @@ class GraphBuilder {
 // word and token-type embeddings pass through tanh, so which text of a pair a word sits in matters
 function encoder(builder: GraphBuilder, spec: TinyEncoderSpec): string {
   builder.weight('word_embeddings', [spec.vocabularySize, spec.hiddenSize], 1);
-  builder.weight('token_type_embeddings', [2, spec.hiddenSize], 1);
   builder.add('Gather', ['word_embeddings', 'input_ids'], 'word_vectors', [
     intAttribute('axis', 0),
   ]);
+  if (spec.tokenTypes === false) {
+    builder.add('Tanh', ['word_vectors'], 'hidden');
+    return 'hidden';
+  }
+  builder.weight('token_type_embeddings', [2, spec.hiddenSize], 1);
   builder.add('Gather', ['token_type_embeddings', 'token_type_ids'], 'type_vectors', [
     intAttribute('axis', 0),
   ]);
@@ -146,6 +152,7 @@ function encodeModel(
   builder: GraphBuilder,
   name: string,
   outputs: Onnx.IValueInfoProto[],
+  tokenTypes = true,
 ): Uint8Array {
   const sequence = ['batch_size', 'sequence_length'];
   const model: Onnx.IModelProto = {
@@ -160,7 +167,7 @@ function encodeModel(
       input: [
         tensorValue('input_ids', INT64, sequence),
         tensorValue('attention_mask', INT64, sequence),
-        tensorValue('token_type_ids', INT64, sequence),
+        ...(tokenTypes ? [tensorValue('token_type_ids', INT64, sequence)] : []),
       ],
       output: outputs,
     },
@@ -195,9 +202,12 @@ export function tinyClassifierGraph(spec: TinyEncoderSpec & { labelCount: number
   builder.add('Div', ['hidden_sum', 'safe_count'], 'pooled');
   builder.add('MatMul', ['pooled', 'classifier_weight'], 'projected');
   builder.add('Add', ['projected', 'classifier_bias'], 'logits');
-  return encodeModel(builder, 'tiny_bert_for_sequence_classification', [
-    tensorValue('logits', FLOAT, ['batch_size', spec.labelCount]),
-  ]);
+  return encodeModel(
+    builder,
+    'tiny_bert_for_sequence_classification',
+    [tensorValue('logits', FLOAT, ['batch_size', spec.labelCount])],
+    spec.tokenTypes !== false,
+  );
 }
 
 /** A feature extractor: embeddings → tanh → dense → tanh → `last_hidden_state` [batch, seq, hidden]. */
@@ -209,7 +219,10 @@ export function tinyFeatureExtractorGraph(spec: TinyEncoderSpec): Uint8Array {
   builder.add('MatMul', [hidden, 'dense_weight'], 'dense_projected');
   builder.add('Add', ['dense_projected', 'dense_bias'], 'dense_output');
   builder.add('Tanh', ['dense_output'], 'last_hidden_state');
-  return encodeModel(builder, 'tiny_bert_model', [
-    tensorValue('last_hidden_state', FLOAT, ['batch_size', 'sequence_length', spec.hiddenSize]),
-  ]);
+  return encodeModel(
+    builder,
+    'tiny_bert_model',
+    [tensorValue('last_hidden_state', FLOAT, ['batch_size', 'sequence_length', spec.hiddenSize])],
+    spec.tokenTypes !== false,
+  );
 }

@@ -24,6 +24,8 @@ export interface TinyModelOptions {
   precisions?: readonly TinyModelPrecision[];
   /** Extra whole words for the tokenizer's vocabulary. */
   extraWords?: readonly string[];
+  /** Whether the graph reads `token_type_ids`; defaults to true, as BERT does. */
+  tokenTypes?: boolean;
 }
 
 /** Options of the tiny sequence classifier. */
@@ -59,6 +61,7 @@ async function writeModelFolder(
     hiddenSize: number;
     seed: number;
     precision: TinyModelPrecision;
+    tokenTypes: boolean;
   }) => { config: Record<string, unknown>; graph: Uint8Array },
 ): Promise<TinyModelInfo> {
   const modelId = options.modelId ?? defaults.modelId;
@@ -84,7 +87,13 @@ async function writeModelFolder(
   };
   let config: Record<string, unknown> = {};
   for (const precision of precisions) {
-    const built = build({ vocabularySize, hiddenSize, seed, precision });
+    const built = build({
+      vocabularySize,
+      hiddenSize,
+      seed,
+      precision,
+      tokenTypes: options.tokenTypes ?? true,
+    });
     config = built.config;
     await write(FILE_OF_PRECISION[precision], built.graph);
   }
