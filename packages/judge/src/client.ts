@@ -508,15 +508,22 @@ function serverMessage(error: APIError): string {
 
 function connectionReason(error: APIConnectionError): string {
   let cause: unknown = error.cause;
-  for (let depth = 0; depth < 4 && cause; depth += 1) {
-    const code = (cause as { code?: unknown }).code;
+  let deepest: string | undefined;
+  for (let depth = 0; depth < 5 && cause; depth += 1) {
+    // connecting to a name with several addresses fails with one error per address
+    const inner = (cause as { errors?: unknown[] }).errors?.[0];
+    const code = (cause as { code?: unknown }).code ?? (inner as { code?: unknown })?.code;
     if (code === 'ECONNREFUSED') return 'connection refused (ECONNREFUSED)';
     if (code === 'ENOTFOUND') return 'host not found (ENOTFOUND)';
     if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') {
       return `the connection was closed before a response (${code})`;
     }
     if (typeof code === 'string') return code;
+    const message = (cause as { message?: unknown }).message;
+    if (typeof message === 'string' && message !== '' && message !== 'fetch failed') {
+      deepest = message;
+    }
     cause = (cause as { cause?: unknown }).cause;
   }
-  return 'the connection failed';
+  return deepest ?? 'the connection failed';
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerJudge } from './judge.js';
 
 /** Each verb adds itself to the program; one file per verb under this folder. */
-export const commands: ReadonlyArray<(program: Command) => void> = [];
+export const commands: ReadonlyArray<(program: Command) => void> = [registerJudge];

@@ -1,0 +1,424 @@
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import {
+  type ChatServer,
+  type ChatServerRequestBody,
+  startChatServer,
+  unusedPort,
+} from '@qualm/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const bin = fileURLToPath(new URL('../bin/qualm.js', import.meta.url));
+const examples = fileURLToPath(new URL('../../../examples/judge/', import.meta.url));
+const apiKey = 'sk-cli-test-secret-0123456789';
+
+let server: ChatServer | undefined;
+let directory: string;
+
+beforeEach(() => {
+  directory = mkdtempSync(join(tmpdir(), 'qualm-judge-'));
+});
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  rmSync(directory, { recursive: true, force: true });
+});
+
+function environment(extra: Record<string, string | undefined> = {}) {
+  const env: Record<string, string | undefined> = { ...process.env, OPENAI_API_KEY: apiKey };
+  delete env.OPENAI_BASE_URL;
+  delete env.QUALM_PROGRESS;
+  return { ...env, ...extra };
+}
+
+async function qualm(args: string[], env = environment()) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { env });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const failure = error as { stdout: string; stderr: string; code: number };
+    return { stdout: failure.stdout, stderr: failure.stderr, code: failure.code };
+  }
+}
+
+function responseOf(body: ChatServerRequestBody): string {
+  const user = String(body.messages.at(-1)?.content ?? '');
+  return /<response>\n([\s\S]*?)\n<\/response>/.exec(user)?.[1] ?? '';
+}
+
+function systemOf(body: ChatServerRequestBody): string {
+  return String(body.messages[0]?.content ?? '');
+}
+
+// a scripted judge: refusals abstain, answers without a number are insufficient, parsing reads
+// the city and the number back from the response
+async function scriptedJudge(latencyMs = 0) {
+  server = await startChatServer({
+    latencyMs,
+    handler: (body) => {
+      const system = systemOf(body);
+      const response = responseOf(body);
+      if (system.includes('is an abstention')) {
+        return { json: { reasoning: 'scripted', abstained: /not able/.test(response) } };
+      }
+      if (system.includes('enough information to fill')) {
+        const sufficient = /\d/.test(response);
+        return {
+          json: {
+            reasoning: 'scripted',
+            missingFields: sufficient ? [] : ['population_millions'],
+            sufficient,
+          },
+        };
+      }
+      const city = /(Paris|Tokyo|Rome|Berlin|Madrid)/.exec(response)?.[1] ?? 'unknown';
+      const population = Number(/(\d+(?:\.\d+)?) million/.exec(response)?.[1] ?? 0);
+      return { json: { city, population_millions: population } };
+    },
+  });
+  return server;
+}
+
+const input = join(examples, 'input.jsonl');
+const template = join(examples, 'template.schema.json');
+
+function lines(text: string) {
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe('qualm judge', () => {
+  it('writes one JSON line per item, in input order, with the check fields', async () => {
+    const judge = await scriptedJudge();
+    const result = await qualm([
+      'judge',
+      '--input',
+      input,
+      '--template',
+      template,
+      '--abstention',
+      '--sufficiency',
+      '--base-url',
+      judge.baseURL,
+      '--format',
+      'jsonl',
+    ]);
+    expect(result.code).toBe(0);
+    const records = lines(result.stdout);
+    expect(records.map((record) => record.id)).toEqual(['fr', 'jp', 'it', 'de', 'es']);
+    expect(records.map((record) => record.failedStage)).toEqual([
+      null,
+      'abstention_check',
+      'sufficiency_check',
+      null,
+      'verify_template',
+    ]);
+    expect(records.map((record) => record.llmCalls)).toEqual([3, 1, 2, 3, 3]);
+    expect(records[1]).toMatchObject({
+      verifyResult: false,
+      abstentionCheckPerformed: true,
+      abstentionDetected: true,
+      abstentionReasoning: 'scripted',
+      abstentionOverrideApplied: true,
+      sufficiencyCheckPerformed: false,
+      sufficiencyDetected: null,
+      sufficiencyOverrideApplied: false,
+      parsed: null,
+    });
+    expect(records[0]).toMatchObject({
+      verifyResult: true,
+      parsed: { city: 'Paris', population_millions: 2.1 },
+      usage: { calls: 3 },
+    });
+    expect(judge.chatRequests()).toHaveLength(12);
+    expect(result.stderr).toContain('abstention rate');
+  });
+
+  it('prints a table of results and the summary rates by default', async () => {
+    const judge = await scriptedJudge();
+    const result = await qualm([
+      'judge',
+      '--input',
+      input,
+      '--template',
+      template,
+      '--abstention',
+      '--sufficiency',
+      '--base-url',
+      judge.baseURL,
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^id\s+pass\s+failed stage/m);
+    expect(result.stdout).toMatch(/abstention rate\s+20\.0% \(1\/5\)/);
+    expect(result.stdout).toMatch(/insufficiency rate\s+25\.0% \(1\/4\)/);
+    expect(result.stdout).toMatch(/pass rate\s+40\.0% \(2\/5\)/);
+    expect(result.stdout).toMatch(/LLM calls\s+12/);
+  });
+
+  it('passes the custom instructions and the model to the judge', async () => {
+    const judge = await scriptedJudge();
+    await qualm([
+      'judge',
+      '--input',
+      input,
+      '--template',
+      template,
+      '--abstention',
+      '--instructions-abstention',
+      'Treat a referral alone as an abstention.',
+      '--model',
+      'judge-x',
+      '--base-url',
+      judge.baseURL,
+    ]);
+    const first = judge.chatRequests()[0]?.body;
+    expect(first?.model).toBe('judge-x');
+    expect(systemOf(first!)).toMatch(/Treat a referral alone as an abstention\.$/);
+  });
+
+  it('appends to --out as it goes and skips the ids already written on a rerun', async () => {
+    const judge = await scriptedJudge();
+    const out = join(directory, 'judged.jsonl');
+    const partial = join(directory, 'partial.jsonl');
+    writeFileSync(partial, readFileSync(input, 'utf8').split('\n').slice(0, 2).join('\n'));
+    const args = ['--template', template, '--base-url', judge.baseURL, '--out', out];
+    const first = await qualm(['judge', '--input', partial, ...args]);
+    expect(first.code).toBe(0);
+    expect(lines(readFileSync(out, 'utf8')).map((record) => record.id)).toEqual(['fr', 'jp']);
+    expect(judge.chatRequests()).toHaveLength(2);
+
+    const second = await qualm(['judge', '--input', input, ...args]);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('3 result(s) appended');
+    expect(second.stdout).toContain('2 already there');
+    expect(lines(readFileSync(out, 'utf8')).map((record) => record.id)).toEqual([
+      'fr',
+      'jp',
+      'it',
+      'de',
+      'es',
+    ]);
+    expect(judge.chatRequests()).toHaveLength(5);
+  });
+
+  it('resumes a run that was killed, judging only what was not written', async () => {
+    const judge = await scriptedJudge(150);
+    const out = join(directory, 'judged.jsonl');
+    const many = join(directory, 'many.jsonl');
+    const source = lines(readFileSync(input, 'utf8'));
+    writeFileSync(
+      many,
+      Array.from({ length: 12 }, (_, index) =>
+        JSON.stringify({ ...source[index % 5], id: `item-${index}` }),
+      ).join('\n'),
+    );
+    const args = [
+      bin,
+      'judge',
+      '--input',
+      many,
+      '--template',
+      template,
+      '--base-url',
+      judge.baseURL,
+      '--concurrency',
+      '1',
+      '--out',
+      out,
+    ];
+    const child = spawn(process.execPath, args, { env: environment(), stdio: 'ignore' });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      if (existsSync(out) && lines(readFileSync(out, 'utf8')).length >= 3) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    child.kill('SIGKILL');
+    await exited;
+    const before = lines(readFileSync(out, 'utf8')).length;
+    expect(before).toBeGreaterThanOrEqual(3);
+    expect(before).toBeLessThan(12);
+    const requestsBefore = judge.chatRequests().length;
+
+    const rerun = await qualm(args.slice(1));
+    expect(rerun.code).toBe(0);
+    const ids = lines(readFileSync(out, 'utf8')).map((record) => record.id);
+    expect(ids).toEqual(Array.from({ length: 12 }, (_, index) => `item-${index}`));
+    expect(judge.chatRequests().length - requestsBefore).toBe(12 - before);
+  });
+
+  it('drops a half-written last line left by a killed run and judges that item again', async () => {
+    const judge = await scriptedJudge();
+    const out = join(directory, 'judged.jsonl');
+    writeFileSync(out, '{"id":"fr","verifyResult":true,"llmCalls":1}\n{"id":"jp","verifyRe');
+    const result = await qualm([
+      'judge',
+      '--input',
+      input,
+      '--template',
+      template,
+      '--base-url',
+      judge.baseURL,
+      '--out',
+      out,
+    ]);
+    expect(result.code).toBe(0);
+    expect(lines(readFileSync(out, 'utf8')).map((record) => record.id)).toEqual([
+      'fr',
+      'jp',
+      'it',
+      'de',
+      'es',
+    ]);
+    expect(judge.chatRequests()).toHaveLength(4);
+  });
+
+  it('prints a progress line on stderr', async () => {
+    const judge = await scriptedJudge();
+    const result = await qualm(
+      ['judge', '--input', input, '--template', template, '--base-url', judge.baseURL],
+      environment({ QUALM_PROGRESS: '1' }),
+    );
+    expect(result.stderr).toMatch(/judge \[#+\] 5\/5/);
+  });
+
+  it('says in one line that the API key is missing', async () => {
+    const result = await qualm(
+      ['judge', '--input', input, '--template', template],
+      environment({ OPENAI_API_KEY: undefined }),
+    );
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toBe(
+      'qualm: OPENAI_API_KEY is not set: export the API key of the endpoint (any non-empty value for a local server that ignores it)\n',
+    );
+  });
+
+  it('says in one line that the endpoint cannot be reached', async () => {
+    const port = await unusedPort();
+    const result = await qualm([
+      'judge',
+      '--input',
+      input,
+      '--template',
+      template,
+      '--base-url',
+      `http://127.0.0.1:${port}/v1`,
+      '--retry-delay',
+      '1',
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `qualm: cannot reach http://127.0.0.1:${port}/v1: connection refused (ECONNREFUSED) (3 attempts)\n`,
+    );
+  });
+
+  it('never prints the API key, even when the server echoes it', async () => {
+    server = await startChatServer({
+      handler: () => ({
+        fault: 'status',
+        status: 401,
+        message: `Incorrect API key provided: ${apiKey}`,
+      }),
+    });
+    const result = await qualm([
+      'judge',
+      '--input',
+      input,
+      '--template',
+      template,
+      '--base-url',
+      server.baseURL,
+      '--format',
+      'jsonl',
+    ]);
+    expect(result.code).not.toBe(0);
+    expect(`${result.stdout}${result.stderr}`).not.toContain(apiKey);
+    expect(result.stderr).toMatch(/^qualm: .* rejected the API key \(401\)/);
+  });
+
+  it('rejects a template schema whose top level is not an object, naming the file', async () => {
+    const schema = join(directory, 'list.schema.json');
+    writeFileSync(schema, JSON.stringify({ type: 'array', items: { type: 'string' } }));
+    const result = await qualm(['judge', '--input', input, '--template', schema]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toBe(
+      `qualm: ${schema}: the top level of a template schema must be {"type": "object", "properties": …}, got type "array"\n`,
+    );
+  });
+
+  it('rejects a template file that is not JSON', async () => {
+    const schema = join(directory, 'broken.schema.json');
+    writeFileSync(schema, '{"type": "object",');
+    const result = await qualm(['judge', '--input', input, '--template', schema]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(new RegExp(`^qualm: ${schema} is not valid JSON \\(.+\\)\\n$`));
+  });
+
+  it('names the line of a broken input line', async () => {
+    const broken = join(directory, 'broken.jsonl');
+    writeFileSync(
+      broken,
+      '{"id": "a", "question": "q", "response": "r"}\n\n{"id": "b", "question": \n',
+    );
+    const result = await qualm(['judge', '--input', broken, '--template', template]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(new RegExp(`^qualm: ${broken}:3 is not valid JSON`));
+  });
+
+  it('names the line and field of an input line that misses its question', async () => {
+    const broken = join(directory, 'broken.jsonl');
+    writeFileSync(broken, '{"id": "a", "question": "q"}\n{"id": "b", "response": "r"}\n');
+    const result = await qualm(['judge', '--input', broken, '--template', template]);
+    expect(result.stderr).toBe(
+      `qualm: ${broken}:2 question: Invalid input: expected string, received undefined\n`,
+    );
+  });
+
+  it('rejects a repeated id, which would make resuming ambiguous', async () => {
+    const broken = join(directory, 'twice.jsonl');
+    writeFileSync(broken, '{"id": "a", "question": "q"}\n{"id": "a", "question": "q2"}\n');
+    const result = await qualm(['judge', '--input', broken, '--template', template]);
+    expect(result.stderr).toBe(`qualm: ${broken}:2 id "a" was already used on line 1\n`);
+  });
+
+  it('grades a rubric without a template in rubric_only mode', async () => {
+    server = await startChatServer({
+      handler: () => ({ json: { reasoning: 'r', scores: { direct: true, clarity: 4 } } }),
+    });
+    const result = await qualm([
+      'judge',
+      '--input',
+      input,
+      '--mode',
+      'rubric_only',
+      '--rubric',
+      join(examples, 'rubric.json'),
+      '--base-url',
+      server.baseURL,
+      '--format',
+      'jsonl',
+    ]);
+    expect(result.code).toBe(0);
+    const records = lines(result.stdout);
+    expect(records).toHaveLength(5);
+    expect(records[0]).toMatchObject({
+      verifyResult: null,
+      rubricScores: { direct: true, clarity: 4 },
+    });
+  });
+
+  it('shows an example in --help', async () => {
+    const result = await qualm(['judge', '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('qualm judge --input examples/judge/input.jsonl');
+    expect(result.stdout).toContain('--instructions-sufficiency <text>');
+  });
+});
