@@ -10,6 +10,7 @@ const closeBrace = 0x7d;
 const openBracket = 0x5b;
 const closeBracket = 0x5d;
 const comma = 0x2c;
+const byteOrderMark = [0xef, 0xbb, 0xbf];
 
 function isWhitespace(byte: number): boolean {
   return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
@@ -36,6 +37,7 @@ export class JsonArraySplitter {
   private pendingBackslashes = 0;
   private pieces: Buffer[] = [];
   private offset = 0;
+  private markSeen = 0;
 
   /** Feeds the next chunk and returns the elements it completes. */
   push(chunk: Buffer): Buffer[] {
@@ -110,9 +112,11 @@ export class JsonArraySplitter {
         continue;
       }
       if (this.phase === 'before') {
-        if (this.offset + index === 0 && byte === 0xef) {
-          // a UTF-8 byte order mark
-          index += 3;
+        // a UTF-8 byte order mark, EF BB BF, possibly split across chunks
+        const position = this.offset + index;
+        if (position < 3 && byte === byteOrderMark[position] && position === this.markSeen) {
+          this.markSeen += 1;
+          index += 1;
           continue;
         }
         if (byte !== openBracket) {

@@ -65,9 +65,14 @@ export async function* streamLongMemEval(path: string): AsyncGenerator<LongMemEv
       try {
         next = await chunks.next();
       } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        const what =
+          typeof code === 'string' && code.startsWith('Z_')
+            ? 'truncated or corrupt gzip data'
+            : 'cannot read the file';
         throw new BenchmarkError(
           BenchmarkErrorCode.INVALID_INPUT,
-          `${path}: cannot read the file ${where()}: ${(error as Error).message}`,
+          `${path}: ${what} ${where()} (${(error as Error).message})`,
           { cause: error },
         );
       }
