@@ -1,0 +1,145 @@
+import {
+  type LongMemEvalRetrievalRun,
+  type RetrievalLevel,
+  type RetrievalMetrics,
+  type RetrieverKind,
+  retrievalCutoffs,
+  retrieverKinds,
+  runLongMemEvalRetrieval,
+} from '@qualm/benchmark';
+import { DEFAULT_EMBEDDING_MODEL_ID, type Embedder, loadEmbedder } from '@qualm/search-core';
+import { type Command, Option } from 'commander';
+import { formatTable, Progress, parseNumberOption } from '../io.js';
+import { longmemevalCommand } from './longmemeval-group.js';
+
+interface RetrieveOptions {
+  data: string;
+  level: RetrievalLevel;
+  retriever: RetrieverKind;
+  assistantTurns?: boolean;
+  split: 'all' | 'tune' | 'holdout';
+  model: string;
+  modelsDir?: string;
+  hybridWeight: string;
+  format: 'table' | 'json';
+}
+
+const example = `
+Builds one index per question over its haystack, queries it with the question and scores the
+ranking as the official LongMemEval harness does. Abstention questions and questions whose evidence
+is in no user turn are left out and counted.
+
+Example:
+  qualm bench longmemeval retrieve --data longmemeval_s_cleaned.json.gz --level session
+  qualm bench longmemeval retrieve --data longmemeval_s_cleaned.json.gz --level turn --format json
+
+The dense and hybrid retrievers load a transformers.js embedding model (--model) from --models-dir
+or $QUALM_MODELS_DIR.`;
+
+/** Registers `qualm bench longmemeval retrieve`. */
+export function registerBenchRetrieve(program: Command): void {
+  longmemevalCommand(program)
+    .command('retrieve')
+    .description('Score a retriever on LongMemEval: recall_any, recall_all and ndcg_any at k.')
+    .requiredOption('--data <file>', 'LongMemEval file (oracle, S or M; plain or .gz)')
+    .addOption(
+      new Option('--level <level>', 'index sessions or user turns')
+        .choices(['session', 'turn'])
+        .makeOptionMandatory(),
+    )
+    .addOption(
+      new Option('--retriever <kind>', 'retriever to score')
+        .choices([...retrieverKinds])
+        .default('fulltext'),
+    )
+    .option('--assistant-turns', 'also index the assistant side, as a BM25F field of weight 0.1')
+    .addOption(
+      new Option('--split <half>', 'score every question or one half of the stable id split')
+        .choices(['all', 'tune', 'holdout'])
+        .default('all'),
+    )
+    .option(
+      '--model <id>',
+      'embedding model of the dense and hybrid retrievers',
+      DEFAULT_EMBEDDING_MODEL_ID,
+    )
+    .option('--models-dir <dir>', 'folder holding models as <dir>/<org>/<name>/')
+    .option('--hybrid-weight <weight>', 'weight of the full-text side of the hybrid, 0 to 1', '0.5')
+    .addOption(
+      new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'),
+    )
+    .addHelpText('after', example)
+    .action(async (options: RetrieveOptions) => {
+      const hybridWeight = parseNumberOption('--hybrid-weight', options.hybridWeight, {
+        min: 0,
+        max: 1,
+      });
+      let embedder: Embedder | undefined;
+      if (options.retriever !== 'fulltext') {
+        embedder = await loadEmbedder({
+          modelId: options.model,
+          ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}),
+        });
+      }
+      const progress = new Progress('retrieve', undefined);
+      const run = await runLongMemEvalRetrieval({
+        path: options.data,
+        level: options.level,
+        retriever: options.retriever,
+        assistantTurns: options.assistantTurns ?? false,
+        split: options.split,
+        hybridWeight,
+        ...(embedder ? { embedder } : {}),
+        onQuestion: () => progress.tick(),
+      });
+      progress.finish();
+      process.stdout.write(
+        options.format === 'json' ? `${JSON.stringify(toJson(run))}\n` : `${toTable(run)}\n`,
+      );
+    });
+}
+
+function toJson(run: LongMemEvalRetrievalRun) {
+  return {
+    level: run.level,
+    retriever: run.retriever,
+    n: run.n,
+    metrics: run.metrics,
+    ...(run.sessionMetrics ? { sessionMetrics: run.sessionMetrics } : {}),
+    excluded: run.excluded,
+    split: run.split,
+    assistantTurns: run.assistantTurns,
+    byType: run.byType,
+    seconds: Number(run.seconds.toFixed(3)),
+  };
+}
+
+function metricRows(metrics: RetrievalMetrics): string[][] {
+  return retrievalCutoffs.map((k) => [
+    String(k),
+    (metrics[`recall_any@${k}`] ?? 0).toFixed(4),
+    (metrics[`recall_all@${k}`] ?? 0).toFixed(4),
+    (metrics[`ndcg_any@${k}`] ?? 0).toFixed(4),
+  ]);
+}
+
+function toTable(run: LongMemEvalRetrievalRun): string {
+  const columns = [
+    { header: 'k', align: 'right' as const },
+    { header: 'recall_any', align: 'right' as const },
+    { header: 'recall_all', align: 'right' as const },
+    { header: 'ndcg_any', align: 'right' as const },
+  ];
+  const lines = [
+    `LongMemEval retrieval: ${run.level} level, ${run.retriever}${run.assistantTurns ? ' with assistant turns' : ''}, ${run.n} questions` +
+      `${run.split === 'all' ? '' : ` (${run.split} half)`}; left out: ${run.excluded.abstention} abstention, ` +
+      `${run.excluded.noUserEvidence} without user evidence; ${run.seconds.toFixed(1)} s`,
+    '',
+    formatTable(columns, metricRows(run.metrics)),
+  ];
+  if (run.sessionMetrics) {
+    lines.push('', 'The turn ranking scored at session level:', '');
+    lines.push(formatTable(columns, metricRows(run.sessionMetrics)));
+  }
+  return lines.join('\n');
+}
