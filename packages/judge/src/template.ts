@@ -89,9 +89,13 @@ export function validateTemplate(template: unknown): asserts template is Templat
   }
 }
 
+const fieldsBySchema = new WeakMap<z.ZodObject, TemplateField[]>();
+
 /** The fields of a template schema, with their types, descriptions and whether they are required. */
-export function templateFields(schema: z.ZodObject): TemplateField[] {
-  return Object.entries(schema.shape).map(([name, field]) => {
+export function templateFields(schema: z.ZodObject): readonly TemplateField[] {
+  const cached = fieldsBySchema.get(schema);
+  if (cached) return cached;
+  const fields = Object.entries(schema.shape).map(([name, field]) => {
     const type = field as z.ZodType;
     return {
       name,
@@ -100,6 +104,8 @@ export function templateFields(schema: z.ZodObject): TemplateField[] {
       required: !type.isOptional(),
     };
   });
+  fieldsBySchema.set(schema, fields);
+  return fields;
 }
 
 function describeType(json: Record<string, unknown> | undefined): string {
@@ -229,11 +235,18 @@ function sameValue(got: unknown, want: unknown): boolean {
   return got === want;
 }
 
+const partialBySchema = new WeakMap<z.ZodObject, z.ZodObject>();
+
 /** Parses expected values of an item against the template, surfacing zod issues by field. */
 export function checkExpected(
   schema: z.ZodObject,
   expected: Readonly<Record<string, unknown>>,
 ): string | undefined {
-  const result = schema.partial().safeParse(expected);
+  let partial = partialBySchema.get(schema);
+  if (!partial) {
+    partial = schema.partial();
+    partialBySchema.set(schema, partial);
+  }
+  const result = partial.safeParse(expected);
   return result.success ? undefined : formatIssues(result.error.issues);
 }
