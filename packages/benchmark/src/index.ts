@@ -37,7 +37,6 @@ export {
   createLongMemEvalRetriever,
   type LongMemEvalRetrieverOptions,
   longMemEvalFullTextOptions,
-  questionBoilerplateWords,
   type RetrieverKind,
   retrieverKinds,
 } from './longmemeval/retrievers.js';

@@ -1,5 +1,4 @@
 import {
-  Analyzer,
   DenseIndex,
   type Embedder,
   FullTextIndex,
@@ -16,44 +15,6 @@ export type RetrieverKind = 'fulltext' | 'dense' | 'hybrid';
 /** The retriever kinds, for option parsing. */
 export const retrieverKinds: readonly RetrieverKind[] = ['fulltext', 'dense', 'hybrid'];
 
-/**
- * Words of the questions' phrasing that say little about the topic ("how many times did I
- * mention…"), dropped from queries and documents on top of the English stop words. Chosen on the
- * tune half of the S questions (see BENCHMARKS.md).
- */
-export const questionBoilerplateWords: readonly string[] = [
-  'remember',
-  'remind',
-  'mention',
-  'mentioned',
-  'told',
-  'tell',
-  'previous',
-  'previously',
-  'conversation',
-  'chat',
-  'earlier',
-  'last',
-  'ago',
-  'time',
-  'many',
-  'much',
-  'long',
-  'recently',
-  'recall',
-  'know',
-  'think',
-  'ever',
-  'said',
-  'say',
-  'talked',
-  'talk',
-  'discussed',
-  'currently',
-  'total',
-  'first',
-];
-
 /** Options of the LongMemEval retrievers. */
 export interface LongMemEvalRetrieverOptions {
   /**
@@ -67,16 +28,16 @@ export interface LongMemEvalRetrieverOptions {
   hybridWeight?: number;
 }
 
-const questionAnalyzer = new Analyzer({ extraStopWords: questionBoilerplateWords });
-
-/** The full-text settings used for LongMemEval: BM25 k1 1.2, b 0.75, question boilerplate dropped. */
+/**
+ * The full-text settings used for LongMemEval: the library defaults (BM25 k1 1.2, b 0.75, English
+ * stop words, Porter stemming), over user turns, plus the assistant side when asked.
+ */
 export function longMemEvalFullTextOptions(
   options: Pick<LongMemEvalRetrieverOptions, 'assistantTurns'> = {},
 ): FullTextIndexOptions {
   return {
     k1: 1.2,
     b: 0.75,
-    analyzer: questionAnalyzer,
     fields: options.assistantTurns
       ? [
           { name: 'user', text: (document) => document.text },
