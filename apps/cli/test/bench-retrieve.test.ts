@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { writeTinyFeatureExtractor } from '@qualm/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -163,6 +164,57 @@ describe('qualm bench longmemeval retrieve', () => {
     expect(result.code).not.toBe(0);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/^qualm: .*corrupt\.json: the file ends inside record \d/);
+  });
+
+  it('scores the dense and hybrid retrievers with a local embedding model', async () => {
+    const models = join(folder, 'models');
+    const model = await writeTinyFeatureExtractor(models);
+    for (const retriever of ['dense', 'hybrid']) {
+      const result = await qualm([
+        'bench',
+        'longmemeval',
+        'retrieve',
+        '--data',
+        dataPath,
+        '--level',
+        'session',
+        '--retriever',
+        retriever,
+        '--model',
+        model.modelId,
+        '--models-dir',
+        models,
+        '--format',
+        'json',
+      ]);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      const output = JSON.parse(result.stdout);
+      expect(output).toMatchObject({ retriever, n: 2 });
+      // two sessions per question: every gold session is in the top 3, whatever the weights
+      expect(output.metrics['recall_all@3']).toBe(1);
+    }
+  });
+
+  it('fails with one clear line when the embedding model is missing', async () => {
+    const result = await qualm([
+      'bench',
+      'longmemeval',
+      'retrieve',
+      '--data',
+      dataPath,
+      '--level',
+      'session',
+      '--retriever',
+      'dense',
+      '--model',
+      'nobody/nothing',
+      '--models-dir',
+      folder,
+    ]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/^qualm: .*nobody\/nothing/);
   });
 
   it('rejects an unknown level', async () => {
