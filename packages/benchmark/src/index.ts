@@ -1,4 +1,17 @@
+export { type ChartSpec, renderSvg } from './charts.js';
 export { BenchmarkError, BenchmarkErrorCode } from './errors.js';
+export {
+  type CalibrationChoice,
+  type CalibrationMethod,
+  type CalibrationOptions,
+  type CalibrationPoint,
+  type CalibrationReport,
+  calibrate,
+  calibrationMarkdown,
+  scoreThresholdRule,
+  tradeoffChart,
+  writeCalibrationReport,
+} from './longmemeval/calibration.js';
 export { JsonArraySplitter, JsonArraySyntaxError } from './longmemeval/json-array-splitter.js';
 export {
   joinRunWithQuestions,
@@ -9,6 +22,29 @@ export {
   readRunFile,
   streamLongMemEval,
 } from './longmemeval/loader.js';
+export {
+  computeQaMetrics,
+  isExplicitAbstention,
+  type JudgedAnswer,
+  type QaMetrics,
+  QUESTION_TYPES,
+} from './longmemeval/qa-metrics.js';
+export {
+  ABSTENTION_REASONS,
+  type AbstentionRule,
+  type ReplayDetection,
+  type ReplayedAnswer,
+  type ReplayedRun,
+  type ReplayOptions,
+  type ReplayResult,
+  type ReplaySummary,
+  type ReplayTiming,
+  type RunSet,
+  replayRuns,
+  sessionDocuments,
+  summarizeReplay,
+  thresholdRule,
+} from './longmemeval/replay.js';
 export {
   buildRetrievalCorpus,
   type LongMemEvalDocumentMetadata,

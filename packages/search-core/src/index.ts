@@ -1,4 +1,44 @@
 export {
+  type CoverageOptions,
+  type EvidenceCoverage,
+  measureCoverage,
+  type TermCoverage,
+} from './coverage/evidence-coverage.js';
+export { getLexicon, type Lexicon, type NounClass, type TaggedWord } from './coverage/lexicon.js';
+export {
+  extractSpecificTerms,
+  isAdviceRequest,
+  type SpecificTerm,
+  type SpecificTermKind,
+} from './coverage/question-terms.js';
+export {
+  ABSTENTION_ANSWER,
+  type AbstainingAnswer,
+  type ReaderInput,
+  withAbstention,
+} from './detector/abstaining-reader.js';
+export {
+  AbstentionDetector,
+  type AbstentionDetectorConfig,
+  type AbstentionInput,
+  type AbstentionReason,
+  type AbstentionResult,
+  type AbstentionSignal,
+  DEFAULT_DETECTOR_CONFIG,
+  type GroundingLayerTrace,
+  type HedgingLayerTrace,
+  missingTermConfidence,
+  type RetrievalLayerTrace,
+  retrievalScoreSignal,
+} from './detector/abstention-detector.js';
+export {
+  createHedgingAssessor,
+  HEDGE_PATTERNS,
+  type HedgingAssessment,
+  type HedgingOptions,
+  NON_ANSWER_PATTERNS,
+} from './detector/hedging.js';
+export {
   DEFAULT_EMBEDDING_MODEL_ID,
   type EmbedderOptions,
   loadEmbedder,

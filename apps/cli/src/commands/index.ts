@@ -1,4 +1,7 @@
 import type { Command } from 'commander';
+import { registerAbstain } from './abstain.js';
+import { registerBenchCalibrate } from './bench-calibrate.js';
+import { registerBenchReplay } from './bench-replay.js';
 import { registerBenchRetrieve } from './bench-retrieve.js';
 import { registerJudge } from './judge.js';
 
@@ -6,4 +9,7 @@ import { registerJudge } from './judge.js';
 export const commands: ReadonlyArray<(program: Command) => void> = [
   registerJudge,
   registerBenchRetrieve,
+  registerAbstain,
+  registerBenchReplay,
+  registerBenchCalibrate,
 ];

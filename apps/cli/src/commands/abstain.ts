@@ -1,0 +1,148 @@
+import { type AbstentionResult, DEFAULT_NLI_MODEL_ID, FullTextIndex } from '@qualm/search-core';
+import { type Command, Option } from 'commander';
+import { addDetectorOptions, createDetector, type DetectorFlags } from '../detector-options.js';
+import { CliError, CliErrorCode } from '../errors.js';
+import { readText } from '../io.js';
+
+interface AbstainOptions extends DetectorFlags {
+  question: string;
+  answer?: string;
+  evidence?: string;
+  context?: string[];
+  format: 'table' | 'json';
+}
+
+const example = `
+The evidence is split into passages (blank lines separate them in a text file; a .jsonl file holds
+one passage per line, as a string or as {"text": …}), indexed with BM25, and the passages that best
+match the question are the evidence every layer reads.
+
+Examples:
+  qualm abstain --question "What is my hamster's name?" --answer "Its name is Biscuit." \\
+    --context "I adopted a cat named Luna last spring." --no-nli
+  qualm abstain --question "Where did I move?" --answer "Denver" --evidence notes.txt --format json
+
+Layer 2 (grounding by NLI) loads ${DEFAULT_NLI_MODEL_ID} from --models-dir or $QUALM_MODELS_DIR,
+or downloads it where the network allows; --no-nli skips it. Exit status: 0 when the answer can
+stand, 1 when the detector says to abstain, 2 on bad input.`;
+
+/** Registers `qualm abstain`. */
+export function registerAbstain(program: Command): void {
+  const command = program
+    .command('abstain')
+    .description(
+      'Decide whether an answer should be replaced by "I don\'t know", with a per-layer trace.',
+    )
+    .requiredOption('--question <text>', 'the question asked')
+    .option('--answer <text>', 'the answer given (layers 2 and 3 need it)')
+    .option('--evidence <file>', 'evidence: a text file of passages, or a .jsonl file of passages')
+    .option('--context <text...>', 'evidence passages given inline');
+  addDetectorOptions(command)
+    .addOption(
+      new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'),
+    )
+    .addHelpText('after', example)
+    .action(async (options: AbstainOptions) => {
+      const passages = await readPassages(options);
+      // grounding needs both an answer and evidence; without them the model is not worth loading
+      const detector = await createDetector(
+        options,
+        options.answer !== undefined && passages.length > 0,
+      );
+      const index = new FullTextIndex(
+        passages.map((text, position) => ({ id: `passage ${position + 1}`, text })),
+      );
+      const hits =
+        passages.length > 0 ? index.searchSync(options.question, { limit: 10 }) : undefined;
+      const result = await detector.detect({
+        question: options.question,
+        ...(options.answer !== undefined ? { answer: options.answer } : {}),
+        ...(hits ? { hits } : {}),
+      });
+      process.stdout.write(
+        options.format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : `${toTable(result)}\n`,
+      );
+      if (result.shouldAbstain) process.exitCode = 1;
+    });
+}
+
+async function readPassages(options: AbstainOptions): Promise<string[]> {
+  const passages = [...(options.context ?? [])];
+  if (options.evidence !== undefined) {
+    const text = await readText(options.evidence);
+    if (text.includes('\u0000')) {
+      throw new CliError(
+        CliErrorCode.INVALID_INPUT,
+        `${options.evidence} is not a text file (it holds NUL bytes)`,
+      );
+    }
+    if (options.evidence.endsWith('.jsonl')) {
+      text.split('\n').forEach((line, index) => {
+        if (line.trim() === '') return;
+        let value: unknown;
+        try {
+          value = JSON.parse(line);
+        } catch (error) {
+          throw new CliError(
+            CliErrorCode.INVALID_INPUT,
+            `${options.evidence}:${index + 1} is not valid JSON (${(error as Error).message})`,
+          );
+        }
+        const passage =
+          typeof value === 'string' ? value : (value as { text?: unknown } | null)?.text;
+        if (typeof passage !== 'string') {
+          throw new CliError(
+            CliErrorCode.INVALID_INPUT,
+            `${options.evidence}:${index + 1} must be a string or an object with a string "text"`,
+          );
+        }
+        passages.push(passage);
+      });
+    } else {
+      passages.push(...text.split(/\n\s*\n/));
+    }
+  }
+  return passages.map((passage) => passage.trim()).filter((passage) => passage !== '');
+}
+
+function toTable(result: AbstentionResult): string {
+  const { retrieval, grounding, hedging } = result.layers;
+  const coverage = retrieval.coverage;
+  const retrievalLine = !retrieval.enabled
+    ? 'off'
+    : [
+        `${retrieval.hits} passage${retrieval.hits === 1 ? '' : 's'} retrieved` +
+          (retrieval.topScore !== null ? `, top score ${retrieval.topScore.toFixed(3)}` : ''),
+        coverage === null
+          ? 'coverage not measured (no evidence)'
+          : coverage.adviceRequest
+            ? 'the question asks for advice: coverage does not apply'
+            : `${coverage.terms.length - coverage.missing.length}/${coverage.terms.length} specific terms found` +
+              (coverage.missing.length
+                ? ` (missing: ${coverage.missing.map((term) => `"${term.text}"`).join(', ')})`
+                : ''),
+      ].join('; ');
+  const groundingLine = !grounding.enabled
+    ? 'off'
+    : grounding.skipped
+      ? `skipped: ${grounding.skipped}`
+      : grounding.result
+        ? `${grounding.result.grounded ? 'grounded' : 'not grounded'} (${grounding.result.sentences.length} sentences × ${grounding.result.windows} windows)`
+        : 'no result';
+  const hedgingLine = !hedging.enabled
+    ? 'off'
+    : hedging.nonAnswer
+      ? `non-answer: "${hedging.matches[0]?.evidence ?? ''}"`
+      : hedging.hedged
+        ? `hedges: "${hedging.matches[0]?.evidence ?? ''}"`
+        : 'no hedging';
+  const rows = [
+    ['verdict', result.shouldAbstain ? `abstain (${result.reason})` : 'answer'],
+    ['details', result.details],
+    ['retrieval', retrievalLine],
+    ['grounding', groundingLine],
+    ['hedging', hedgingLine],
+  ];
+  const width = Math.max(...rows.map(([label]) => (label ?? '').length));
+  return rows.map(([label, value]) => `${(label ?? '').padEnd(width)}  ${value}`).join('\n');
+}

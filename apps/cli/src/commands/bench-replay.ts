@@ -1,0 +1,150 @@
+import {
+  type QaMetrics,
+  QUESTION_TYPES,
+  type ReplaySummary,
+  replayRuns,
+  summarizeReplay,
+  thresholdRule,
+} from '@qualm/benchmark';
+import { type Command, Option } from 'commander';
+import { addDetectorOptions, createDetector, type DetectorFlags } from '../detector-options.js';
+import { formatTable, Progress } from '../io.js';
+import { longmemevalCommand } from './longmemeval-group.js';
+
+interface ReplayFlags extends DetectorFlags {
+  data: string;
+  run: string;
+  abstention?: boolean;
+  format: 'table' | 'json';
+}
+
+const example = `
+Scores a recorded run as the official print_qa_metrics.py does and, with --abstention, replays the
+abstention detector over it: each question's history sessions are indexed, the question retrieves
+its evidence, and the detector judges the recorded answer. An abstention counts as correct on an
+_abs question and wrong on any other; every other answer keeps its recorded label.
+
+Examples:
+  qualm bench longmemeval replay --data longmemeval_oracle.json --run run.eval-results.jsonl
+  qualm bench longmemeval replay --data longmemeval_s_cleaned.json.gz \\
+    --run run.eval-results.jsonl --abstention --no-nli --format json`;
+
+/** Registers `qualm bench longmemeval replay`. */
+export function registerBenchReplay(program: Command): void {
+  const command = longmemevalCommand(program)
+    .command('replay')
+    .description('Score a recorded LongMemEval run, and replay the abstention detector over it.')
+    .requiredOption('--data <file>', 'LongMemEval file (oracle, S or M; plain or .gz)')
+    .requiredOption(
+      '--run <file>',
+      'recorded run with judge labels (official eval-results JSON Lines)',
+    )
+    .option('--abstention', 'replay the abstention detector');
+  addDetectorOptions(command)
+    .addOption(
+      new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'),
+    )
+    .addHelpText('after', example)
+    .action(async (flags: ReplayFlags) => {
+      const detector = flags.abstention ? await createDetector(flags) : undefined;
+      const progress = new Progress('replay', undefined);
+      const replay = await replayRuns({
+        sets: [{ dataPath: flags.data, runPaths: [flags.run] }],
+        ...(detector ? { detector } : {}),
+        onProgress: () => progress.tick(),
+      });
+      progress.finish();
+      const run = replay.runs[0];
+      if (!run) return;
+      const summary = summarizeReplay(
+        run,
+        detector ? thresholdRule(detector.config.abstentionThreshold) : undefined,
+      );
+      if (flags.format === 'json') {
+        process.stdout.write(
+          `${JSON.stringify({
+            baseline: summary.baseline,
+            ...(summary.detector ? { detector: summary.detector, layers: summary.layers } : {}),
+            skipped: summary.skipped,
+            skippedIds: run.skippedIds,
+            ...(detector ? { timing: replay.timing } : {}),
+          })}\n`,
+        );
+        return;
+      }
+      process.stdout.write(
+        `${toTable(summary, run.skippedIds, detector ? replay.timing.retrievalMs.p50 : undefined)}\n`,
+      );
+    });
+}
+
+const percent = (value: number) => (value * 100).toFixed(1);
+
+function toTable(
+  summary: ReplaySummary,
+  skippedIds: readonly string[],
+  retrievalP50?: number,
+): string {
+  const { baseline, detector } = summary;
+  const columns = [
+    { header: 'metric' },
+    { header: 'n', align: 'right' as const },
+    { header: 'recorded %', align: 'right' as const },
+    ...(detector ? [{ header: 'with detector %', align: 'right' as const }] : []),
+  ];
+  const row = (label: string, n: number, pick: (metrics: QaMetrics) => number) => [
+    label,
+    String(n),
+    percent(pick(baseline)),
+    ...(detector ? [percent(pick(detector))] : []),
+  ];
+  const types = [
+    ...QUESTION_TYPES,
+    ...Object.keys(baseline.byType).filter(
+      (type) => !(QUESTION_TYPES as readonly string[]).includes(type),
+    ),
+  ];
+  const rows = [
+    ...types
+      .filter((type) => baseline.byType[type])
+      .map((type) =>
+        row(type, baseline.byType[type]?.n ?? 0, (metrics) => metrics.byType[type]?.accuracy ?? 0),
+      ),
+    row('task-averaged', baseline.n, (metrics) => metrics.taskAveraged),
+    row('overall', baseline.n, (metrics) => metrics.overall),
+    row('abstention', baseline.abstention.n, (metrics) => metrics.abstention.accuracy),
+    row(
+      'false abstention',
+      baseline.n - baseline.abstention.n,
+      (metrics) => metrics.falseAbstentionRate,
+    ),
+    ...(detector
+      ? [
+          row(
+            '  added by detector',
+            baseline.n - baseline.abstention.n,
+            (metrics) => metrics.addedFalseAbstentionRate,
+          ),
+        ]
+      : []),
+  ];
+  const lines = [formatTable(columns, rows)];
+  lines.push(
+    '',
+    `abstention: ${baseline.abstention.correct}/${baseline.abstention.n} recorded${detector ? `, ${detector.abstention.correct}/${detector.abstention.n} with the detector` : ''}`,
+  );
+  if (summary.layers) {
+    const fired = Object.entries(summary.layers).map(
+      ([reason, counts]) =>
+        `${reason} ${counts.abstentions} (${counts.onAnswerable} on answerable)`,
+    );
+    lines.push(`abstentions by reason: ${fired.length ? fired.join(', ') : 'none'}`);
+  }
+  if (retrievalP50 !== undefined)
+    lines.push(`retrieval per question: p50 ${retrievalP50.toFixed(1)} ms`);
+  if (skippedIds.length)
+    lines.push(
+      `skipped ${skippedIds.length} run ids not in the data: ${skippedIds.slice(0, 5).join(', ')}${skippedIds.length > 5 ? ', …' : ''}`,
+    );
+  return lines.join('\n');
+}

@@ -1,0 +1,69 @@
+import {
+  AbstentionDetector,
+  DEFAULT_DETECTOR_CONFIG,
+  DEFAULT_NLI_MODEL_ID,
+  loadNliModel,
+  type NliModel,
+  SearchCoreError,
+} from '@qualm/search-core';
+import type { Command } from 'commander';
+import { CliError, CliErrorCode } from './errors.js';
+import { parseNumberOption } from './io.js';
+
+/** The flags that configure an abstention detector, as commander parses them. */
+export interface DetectorFlags {
+  nli: boolean;
+  nliModel: string;
+  modelsDir?: string;
+  abstentionThreshold?: string;
+  scoreThreshold?: boolean;
+}
+
+/** Adds the detector's flags to a command. */
+export function addDetectorOptions(command: Command): Command {
+  return command
+    .option('--no-nli', 'skip layer 2, grounding by NLI')
+    .option('--nli-model <id>', 'NLI model of layer 2', DEFAULT_NLI_MODEL_ID)
+    .option('--models-dir <dir>', 'folder holding models as <dir>/<org>/<name>/')
+    .option(
+      '--abstention-threshold <n>',
+      `abstain when the strongest signal's confidence reaches this, 0 to 1 (default ${DEFAULT_DETECTOR_CONFIG.abstentionThreshold})`,
+    )
+    .option(
+      '--score-threshold',
+      'also apply the retrieval score checks of layer 1 as first designed',
+    );
+}
+
+/** Builds the detector the flags describe, loading the NLI model unless `--no-nli` or `loadNli` is false. */
+export async function createDetector(
+  flags: DetectorFlags,
+  loadNli = true,
+): Promise<AbstentionDetector> {
+  const abstentionThreshold =
+    flags.abstentionThreshold === undefined
+      ? undefined
+      : parseNumberOption('--abstention-threshold', flags.abstentionThreshold, { min: 0, max: 1 });
+  let nliModel: NliModel | undefined;
+  if (flags.nli && loadNli) {
+    try {
+      nliModel = await loadNliModel({
+        modelId: flags.nliModel,
+        ...(flags.modelsDir ? { modelsDir: flags.modelsDir } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof SearchCoreError)) throw error;
+      throw new CliError(
+        CliErrorCode.INVALID_ARGUMENT,
+        `${error.message} (layer 2 needs the NLI model: give --models-dir or $QUALM_MODELS_DIR a local copy, or pass --no-nli)`,
+        { cause: error, exitCode: 1 },
+      );
+    }
+  }
+  return new AbstentionDetector({
+    useNLI: flags.nli,
+    ...(nliModel ? { nliModel } : {}),
+    useScoreThreshold: flags.scoreThreshold ?? false,
+    ...(abstentionThreshold !== undefined ? { abstentionThreshold } : {}),
+  });
+}

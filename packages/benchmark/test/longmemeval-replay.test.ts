@@ -1,0 +1,244 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AbstentionDetector } from '@qualm/search-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  calibrate,
+  computeQaMetrics,
+  isExplicitAbstention,
+  QUESTION_TYPES,
+  type ReplayedAnswer,
+  type ReplayResult,
+  replayRuns,
+  summarizeReplay,
+  thresholdRule,
+  writeCalibrationReport,
+} from '../src/index.js';
+import { questionSplit } from '../src/longmemeval/split.js';
+import {
+  assistant,
+  makeQuestion,
+  temporaryFolder,
+  user,
+  writeData,
+} from './longmemeval-records.js';
+
+const questions = [
+  makeQuestion(
+    'q1',
+    [['answer_1', [user('I adopted a cat named Luna last spring.', true), assistant('Lovely!')]]],
+    {
+      question: 'What is the name of my cat?',
+    },
+  ),
+  makeQuestion(
+    'q2_abs',
+    [['answer_2', [user('I adopted a cat named Luna last spring.'), assistant('Lovely!')]]],
+    {
+      question: 'What is the name of my hamster?',
+    },
+  ),
+  makeQuestion('q3', [['answer_3', [user('My sister gave me a scarf for my birthday.', true)]]], {
+    question: 'What did Tom give me for my birthday?',
+    question_type: 'multi-session',
+  }),
+  makeQuestion('q4', [['answer_4', [user('We drove to the coast in my new car.', true)]]], {
+    question: 'Where did we drive in my new car?',
+    question_type: 'temporal-reasoning',
+  }),
+  makeQuestion('q5_abs', [['answer_5', [user('My 20-gallon tank has twelve fish.')]]], {
+    question: 'How many fish are in my 30-gallon tank?',
+    question_type: 'temporal-reasoning',
+  }),
+];
+const run = [
+  {
+    question_id: 'q1',
+    hypothesis: 'Your cat is called Luna.',
+    autoeval_label: { model: 'judge', label: true },
+  },
+  {
+    question_id: 'q2_abs',
+    hypothesis: 'Your hamster is called Biscuit.',
+    autoeval_label: { model: 'judge', label: false },
+  },
+  { question_id: 'q3', hypothesis: 'A scarf.', autoeval_label: { model: 'judge', label: true } },
+  {
+    question_id: 'q4',
+    hypothesis: "I don't have enough information to answer.",
+    autoeval_label: { model: 'judge', label: false },
+  },
+  {
+    question_id: 'q5_abs',
+    hypothesis: 'The information provided is not enough to answer.',
+    autoeval_label: { model: 'judge', label: true },
+  },
+  { question_id: 'not_in_data', hypothesis: 'x', autoeval_label: { model: 'judge', label: true } },
+];
+const jsonl = (rows: object[]) => `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`;
+
+let folder: { path: string; remove: () => Promise<void> };
+beforeEach(async () => {
+  folder = await temporaryFolder();
+});
+afterEach(async () => {
+  await folder.remove();
+});
+
+describe('QA metrics', () => {
+  it('computes per-type, task-averaged, overall and abstention accuracy as the official script does', () => {
+    const metrics = computeQaMetrics([
+      { questionId: 'a', questionType: 'single-session-user', correct: true, abstained: false },
+      {
+        questionId: 'b_abs',
+        questionType: 'single-session-user',
+        correct: false,
+        abstained: false,
+      },
+      { questionId: 'c', questionType: 'multi-session', correct: true, abstained: false },
+      { questionId: 'd', questionType: 'temporal-reasoning', correct: false, abstained: true },
+      {
+        questionId: 'e_abs',
+        questionType: 'temporal-reasoning',
+        correct: true,
+        abstained: true,
+        abstentionAdded: true,
+      },
+    ]);
+    expect(metrics.overall).toBe(0.6);
+    expect(metrics.taskAveraged).toBeCloseTo((0.5 + 1 + 0.5) / 3, 10);
+    expect(metrics.abstention).toEqual({ accuracy: 0.5, correct: 1, n: 2 });
+    expect(metrics.falseAbstentionRate).toBeCloseTo(1 / 3, 10);
+    expect(metrics.addedFalseAbstentionRate).toBe(0);
+    expect(Object.keys(metrics.byType)).toEqual([
+      'single-session-user',
+      'multi-session',
+      'temporal-reasoning',
+    ]);
+    expect(QUESTION_TYPES[0]).toBe('single-session-user');
+  });
+
+  it('recognises a reader’s own “I don’t know” in its conclusion', () => {
+    expect(
+      isExplicitAbstention('Step 1 … Therefore, I don’t have enough information to answer.'),
+    ).toBe(true);
+    expect(isExplicitAbstention('The answer is 42.')).toBe(false);
+  });
+});
+
+describe('replay', () => {
+  async function files(name = 'data.json') {
+    const dataPath = await writeData(join(folder.path, name), JSON.stringify(questions));
+    const runPath = await writeData(join(folder.path, 'run.jsonl'), jsonl(run));
+    return { dataPath, runPath };
+  }
+
+  it('scores the run as recorded, and counts ids the data lacks as skipped', async () => {
+    const { dataPath, runPath } = await files();
+    const replay = await replayRuns({ sets: [{ dataPath, runPaths: [runPath] }] });
+    const [replayed] = replay.runs;
+    expect(replayed?.skippedIds).toEqual(['not_in_data']);
+    const summary = summarizeReplay(replayed!);
+    expect(summary.skipped).toBe(1);
+    expect(summary.baseline.overall).toBe(0.6);
+    expect(summary.baseline.abstention).toEqual({ accuracy: 0.5, correct: 1, n: 2 });
+    expect(summary.baseline.falseAbstentionRate).toBeCloseTo(1 / 3, 10);
+    expect(summary.detector).toBeUndefined();
+  });
+
+  it('accounts abstentions counterfactually: right on _abs questions, wrong on any other', async () => {
+    const { dataPath, runPath } = await files('data.json.gz');
+    const replay = await replayRuns({
+      sets: [{ dataPath, runPaths: [runPath] }],
+      detector: new AbstentionDetector({ useNLI: false }),
+    });
+    const summary = summarizeReplay(replay.runs[0]!, thresholdRule(0.9));
+    const { detector } = summary;
+    expect(detector?.abstention).toEqual({ accuracy: 1, correct: 2, n: 2 });
+    expect(detector?.overall).toBe(0.6);
+    expect(detector?.byType['multi-session']?.accuracy).toBe(0);
+    expect(detector?.addedFalseAbstentions).toBe(1);
+    expect(detector?.falseAbstentionRate).toBeCloseTo(2 / 3, 10);
+    expect(summary.layers).toEqual({ low_coverage: { abstentions: 2, onAnswerable: 1 } });
+    expect(replay.timing.questions).toBe(5);
+  });
+
+  it('refuses a run without judge labels, naming the question', async () => {
+    const dataPath = await writeData(join(folder.path, 'data.json'), JSON.stringify(questions));
+    const runPath = await writeData(
+      join(folder.path, 'run.jsonl'),
+      jsonl([{ question_id: 'q1', hypothesis: 'Luna' }]),
+    );
+    await expect(replayRuns({ sets: [{ dataPath, runPaths: [runPath] }] })).rejects.toThrowError(
+      /q1 has no autoeval_label/,
+    );
+  });
+});
+
+describe('calibration', () => {
+  // answerable questions split evenly; every fifth carries a weak signal, abstention questions a strong one
+  function syntheticReplay(): ReplayResult {
+    const answers: ReplayedAnswer[] = [];
+    for (let index = 0; index < 400; index += 1) {
+      const abstentionQuestion = index % 10 === 0;
+      const questionId = abstentionQuestion ? `q${index}_abs` : `q${index}`;
+      const confidence = abstentionQuestion ? 0.95 : index % 5 === 1 ? 0.7 : 0;
+      answers.push({
+        questionId,
+        questionType: 'multi-session',
+        recordedLabel: !abstentionQuestion,
+        readerAbstained: false,
+        detection: {
+          signals: confidence ? [{ reason: 'low_coverage', confidence, detail: '' }] : [],
+          topScore: abstentionQuestion ? 0.1 : 0.4 + (index % 7) / 20,
+          scoreGap: 0.2,
+        },
+      });
+    }
+    return {
+      runs: [{ runPath: 'run.jsonl', dataPath: 'data.json', answers, skippedIds: [] }],
+      timing: {
+        questions: 400,
+        retrievalMs: { p50: 0, p90: 0, max: 0 },
+        detectionMs: { p50: 0, p90: 0, max: 0 },
+        totalMs: 0,
+      },
+    };
+  }
+
+  it('chooses on the tune half within the false-abstention bound and reports on the holdout half', () => {
+    const report = calibrate(syntheticReplay(), { maxFalseAbstentionRate: 0.01 });
+    const detector = report.choices.find((choice) => choice.method === 'coverage-detector');
+    expect(detector?.threshold).toBeGreaterThan(0.7);
+    expect(detector?.threshold).toBeLessThanOrEqual(0.95);
+    expect(detector?.tune.addedFalseAbstentionRate).toBe(0);
+    expect(detector?.holdout.abstention.accuracy).toBe(1);
+    expect(report.answers.tune + report.answers.holdout).toBe(400);
+    const tuneIds = syntheticReplay().runs[0]!.answers.filter(
+      (answer) => questionSplit(answer.questionId) === 'tune',
+    );
+    expect(report.answers.tune).toBe(tuneIds.length);
+    const score = report.choices.find((choice) => choice.method === 'score-threshold');
+    expect(score?.holdout.abstention.accuracy).toBe(1);
+    expect(
+      report.curve.some((point) => point.split === 'holdout' && point.method === 'score-threshold'),
+    ).toBe(true);
+  });
+
+  it('writes the report as JSON, Markdown and an SVG chart', async () => {
+    const files = await writeCalibrationReport(
+      calibrate(syntheticReplay()),
+      join(folder.path, 'out'),
+    );
+    expect(files.map((file) => file.split('/').at(-1))).toEqual([
+      'calibration.json',
+      'calibration.md',
+      'tradeoff.svg',
+    ]);
+    expect(JSON.parse(await readFile(files[0]!, 'utf8')).choices.length).toBe(2);
+    expect(await readFile(files[1]!, 'utf8')).toContain('| coverage-detector |');
+    const svg = await readFile(files[2]!, 'utf8');
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg).toContain('abstention accuracy');
+  });
+});

@@ -1,0 +1,390 @@
+import type { Signal } from '@qualm/validator';
+import { measureCoverage, type TermCoverage } from '../coverage/evidence-coverage.js';
+import type { Lexicon } from '../coverage/lexicon.js';
+import { isAdviceRequest, type SpecificTerm } from '../coverage/question-terms.js';
+import { SearchCoreError, SearchCoreErrorCode } from '../errors.js';
+import { checkGrounding, DEFAULT_NLI_THRESHOLD, type GroundingResult } from '../nli/grounding.js';
+import type { NliModel } from '../nli/nli-model.js';
+import type { RetrievalHit } from '../retrieval/types.js';
+import { createHedgingAssessor, type HedgingAssessment, type HedgingOptions } from './hedging.js';
+
+/** Why the detector says the answer should not be trusted. */
+export type AbstentionReason =
+  | 'no_results'
+  | 'low_retrieval_score'
+  | 'no_score_gap'
+  | 'low_coverage'
+  | 'not_grounded'
+  | 'hedging_detected';
+
+/** Configuration of an {@link AbstentionDetector}; every layer can be switched off. */
+export interface AbstentionDetectorConfig {
+  /** Layer 1, retrieval confidence: its score checks and its coverage check (default true). */
+  useRetrieval?: boolean;
+  /**
+   * The score checks of layer 1 as first designed: abstain with no results, a top score under
+   * `minRetrievalScore`, or a top score under 0.5 within `minScoreGap` of the second. Off by
+   * default: on LongMemEval they abstain on many answerable questions (see the package README).
+   */
+  useScoreThreshold?: boolean;
+  /** Top normalised retrieval score below which the score check fires (0.3). */
+  minRetrievalScore?: number;
+  /** Gap between the first two scores below which a weak top score fires (0.1). */
+  minScoreGap?: number;
+  /** The coverage check of layer 1: are the question's specific terms in the evidence (true). */
+  useCoverage?: boolean;
+  /** How many of the best hits form the evidence that coverage and grounding read (5). */
+  evidenceHits?: number;
+  /** Layer 2, grounding of the answer in the evidence by NLI (default true; needs `nliModel`). */
+  useNLI?: boolean;
+  /** The NLI model of layer 2; without it layer 2 is skipped and says so. */
+  nliModel?: NliModel;
+  /** Neutral probability above which a sentence is not grounded (0.7). */
+  nliThreshold?: number;
+  /** Layer 3, hedging and non-answers in the answer (default true). */
+  useHedging?: boolean;
+  /** Extra hedging and non-answer patterns for layer 3. */
+  hedgingPatterns?: HedgingOptions;
+  /** Abstain when the strongest signal's confidence reaches this (0.9). */
+  abstentionThreshold?: number;
+  /** Lexicon for the coverage check; the shared one by default. */
+  lexicon?: Lexicon;
+}
+
+/** What the detector judges: a question, the answer given, and the evidence retrieved for it. */
+export interface AbstentionInput {
+  question: string;
+  /** The generated answer; layers 2 and 3 need it. */
+  answer?: string;
+  /** Retrieved hits, best first, with normalised scores. */
+  hits?: readonly RetrievalHit[];
+  /** Evidence texts without scores, when no retriever was involved; score checks are skipped. */
+  evidence?: readonly string[];
+}
+
+/** One reason to doubt the answer, with how sure the layer is. */
+export interface AbstentionSignal {
+  reason: AbstentionReason;
+  /** From 0 to 1; the detector abstains when the strongest reaches `abstentionThreshold`. */
+  confidence: number;
+  /** What the layer saw, in a sentence. */
+  detail: string;
+}
+
+/** What layer 1 saw. */
+export interface RetrievalLayerTrace {
+  enabled: boolean;
+  signals: AbstentionSignal[];
+  hits: number;
+  topScore: number | null;
+  scoreGap: number | null;
+  /** Coverage of the question's specific terms; null when the check is off or there is no evidence. */
+  coverage: { adviceRequest: boolean; terms: TermCoverage[]; missing: SpecificTerm[] } | null;
+}
+
+/** What layer 2 saw. */
+export interface GroundingLayerTrace {
+  enabled: boolean;
+  /** Why the layer did not run, when it did not. */
+  skipped: string | null;
+  signals: AbstentionSignal[];
+  result: GroundingResult | null;
+}
+
+/** What layer 3 saw. */
+export interface HedgingLayerTrace {
+  enabled: boolean;
+  signals: AbstentionSignal[];
+  nonAnswer: boolean;
+  hedged: boolean;
+  /** Validator signals found in the answer. */
+  matches: Signal[];
+}
+
+/** The detector's verdict with a per-layer trace. */
+export interface AbstentionResult {
+  shouldAbstain: boolean;
+  /** The reason of the strongest signal, or null when nothing was found. */
+  reason: AbstentionReason | null;
+  /** Confidence of the strongest signal (0 when there is none). */
+  confidence: number;
+  /** One line on the verdict. */
+  details: string;
+  layers: {
+    retrieval: RetrievalLayerTrace;
+    grounding: GroundingLayerTrace;
+    hedging: HedgingLayerTrace;
+  };
+}
+
+/** Defaults of the detector's configuration. */
+export const DEFAULT_DETECTOR_CONFIG = Object.freeze({
+  useRetrieval: true,
+  useScoreThreshold: false,
+  minRetrievalScore: 0.3,
+  minScoreGap: 0.1,
+  useCoverage: true,
+  evidenceHits: 5,
+  useNLI: true,
+  nliThreshold: DEFAULT_NLI_THRESHOLD,
+  useHedging: true,
+  abstentionThreshold: 0.9,
+});
+
+// confidences of the signals (see the package README for how they were chosen)
+const confidenceOf = {
+  noResults: 0.99,
+  lowScore: 0.9,
+  noGap: 0.9,
+  missingName: 0.95,
+  agreement: 0.92,
+  nonAnswer: 0.9,
+  hedgeAlone: 0.5,
+  notGrounded: 0.9,
+};
+
+/**
+ * A concrete noun missing from the evidence is more telling the rarer it is: 0.5 for an everyday
+ * word (rarity 10, e.g. "dad"), rising 0.15 per unit of rarity to 0.95 ("hamster", 12.9).
+ */
+export function missingTermConfidence(term: SpecificTerm): number {
+  if (term.kind === 'proper') return confidenceOf.missingName;
+  return Math.min(0.99, Math.max(0.5, 0.5 + 0.15 * (term.rarity - 10)));
+}
+
+/**
+ * The score checks of layer 1 as first designed: no results, a top score under
+ * `minRetrievalScore`, or a top score under 0.5 within `minScoreGap` of the second.
+ */
+export function retrievalScoreSignal(
+  scores: { topScore: number | null; scoreGap: number | null },
+  thresholds: { minRetrievalScore: number; minScoreGap: number },
+): AbstentionSignal | undefined {
+  const top = scores.topScore;
+  if (top === null) {
+    return {
+      reason: 'no_results',
+      confidence: confidenceOf.noResults,
+      detail: 'retrieval found nothing',
+    };
+  }
+  if (top < thresholds.minRetrievalScore) {
+    return {
+      reason: 'low_retrieval_score',
+      confidence: confidenceOf.lowScore,
+      detail: `the top retrieval score ${top.toFixed(3)} is under ${thresholds.minRetrievalScore}`,
+    };
+  }
+  if (top < 0.5 && scores.scoreGap !== null && scores.scoreGap < thresholds.minScoreGap) {
+    return {
+      reason: 'no_score_gap',
+      confidence: confidenceOf.noGap,
+      detail: `the top score ${top.toFixed(3)} is under 0.5 and within ${thresholds.minScoreGap} of the second`,
+    };
+  }
+  return undefined;
+}
+
+/**
+ * Decides whether an answer should be replaced by "I don't know", from three layers: retrieval
+ * confidence and evidence coverage, grounding by NLI, and hedging in the answer.
+ */
+export class AbstentionDetector {
+  readonly config: Required<
+    Omit<AbstentionDetectorConfig, 'nliModel' | 'hedgingPatterns' | 'lexicon'>
+  >;
+  private readonly nliModel: NliModel | undefined;
+  private readonly lexicon: Lexicon | undefined;
+  private readonly assessHedging: (answer: string) => HedgingAssessment;
+
+  constructor(config: AbstentionDetectorConfig = {}) {
+    this.config = { ...DEFAULT_DETECTOR_CONFIG, ...withoutUndefined(config) };
+    for (const name of [
+      'minRetrievalScore',
+      'minScoreGap',
+      'nliThreshold',
+      'abstentionThreshold',
+    ] as const) {
+      const value = this.config[name];
+      if (typeof value !== 'number' || !(value >= 0 && value <= 1)) {
+        throw new SearchCoreError(
+          SearchCoreErrorCode.INVALID_CONFIG,
+          `${name} must be a number from 0 to 1, got ${String(value)}`,
+        );
+      }
+    }
+    if (!Number.isInteger(this.config.evidenceHits) || this.config.evidenceHits < 1) {
+      throw new SearchCoreError(
+        SearchCoreErrorCode.INVALID_CONFIG,
+        `evidenceHits must be a positive integer, got ${String(this.config.evidenceHits)}`,
+      );
+    }
+    this.nliModel = config.nliModel;
+    this.lexicon = config.lexicon;
+    this.assessHedging = createHedgingAssessor(config.hedgingPatterns);
+  }
+
+  /** Judges one answer; layers that are off or lack their input are reported as such. */
+  async detect(input: AbstentionInput): Promise<AbstentionResult> {
+    if (typeof input?.question !== 'string') {
+      throw new SearchCoreError(SearchCoreErrorCode.INVALID_INPUT, 'question must be a string');
+    }
+    if (input.answer !== undefined && typeof input.answer !== 'string') {
+      throw new SearchCoreError(
+        SearchCoreErrorCode.INVALID_INPUT,
+        'answer must be a string when given',
+      );
+    }
+    const evidence = this.evidenceTexts(input);
+    const retrieval = this.retrievalLayer(input, evidence);
+    const hedging = this.hedgingLayer(input);
+    const grounding = await this.groundingLayer(input, evidence);
+
+    const missing = retrieval.coverage?.missing ?? [];
+    if (missing.length > 0 && hedging.hedged && !hedging.nonAnswer) {
+      retrieval.signals.push({
+        reason: 'low_coverage',
+        confidence: confidenceOf.agreement,
+        detail: `the evidence never mentions ${quoteList(missing)} and the answer hedges`,
+      });
+    }
+
+    const signals = [...retrieval.signals, ...grounding.signals, ...hedging.signals];
+    const strongest = signals.reduce<AbstentionSignal | undefined>(
+      (best, signal) => (best === undefined || signal.confidence > best.confidence ? signal : best),
+      undefined,
+    );
+    const shouldAbstain =
+      strongest !== undefined && strongest.confidence >= this.config.abstentionThreshold;
+    return {
+      shouldAbstain,
+      reason: strongest?.reason ?? null,
+      confidence: strongest?.confidence ?? 0,
+      details: strongest
+        ? `${shouldAbstain ? 'abstain' : 'answer'}: ${strongest.detail} (confidence ${strongest.confidence.toFixed(2)}, threshold ${this.config.abstentionThreshold})`
+        : 'answer: no layer found a reason to doubt the answer',
+      layers: { retrieval, grounding, hedging },
+    };
+  }
+
+  private evidenceTexts(input: AbstentionInput): string[] {
+    const texts = input.hits
+      ? input.hits.slice(0, this.config.evidenceHits).map((hit) => hit.document.text)
+      : [...(input.evidence ?? [])];
+    return texts.filter((text) => text.trim() !== '');
+  }
+
+  private retrievalLayer(input: AbstentionInput, evidence: string[]): RetrievalLayerTrace {
+    const hits = input.hits ?? [];
+    const trace: RetrievalLayerTrace = {
+      enabled: this.config.useRetrieval,
+      signals: [],
+      hits: hits.length,
+      topScore: hits[0]?.score ?? null,
+      scoreGap: hits[0] && hits[1] ? hits[0].score - hits[1].score : null,
+      coverage: null,
+    };
+    if (!this.config.useRetrieval) return trace;
+    if (this.config.useScoreThreshold && input.hits) {
+      const signal = retrievalScoreSignal(trace, this.config);
+      if (signal) trace.signals.push(signal);
+    }
+    if (this.config.useCoverage && (input.hits !== undefined || input.evidence !== undefined)) {
+      const coverage = measureCoverage(
+        input.question,
+        evidence,
+        this.lexicon ? { lexicon: this.lexicon } : {},
+      );
+      trace.coverage = coverage;
+      const strongest = [...coverage.missing].sort(
+        (a, b) => missingTermConfidence(b) - missingTermConfidence(a),
+      )[0];
+      if (strongest) {
+        trace.signals.push({
+          reason: 'low_coverage',
+          confidence: missingTermConfidence(strongest),
+          detail: `the evidence never mentions ${quoteList(coverage.missing)}`,
+        });
+      }
+    }
+    return trace;
+  }
+
+  private hedgingLayer(input: AbstentionInput): HedgingLayerTrace {
+    const trace: HedgingLayerTrace = {
+      enabled: this.config.useHedging,
+      signals: [],
+      nonAnswer: false,
+      hedged: false,
+      matches: [],
+    };
+    if (!this.config.useHedging || input.answer === undefined) return trace;
+    const assessment = this.assessHedging(input.answer);
+    // asking the user for preferences is how a recommendation starts, not a failure to remember
+    trace.nonAnswer = assessment.nonAnswer && !isAdviceRequest(input.question);
+    trace.hedged = assessment.hedged;
+    trace.matches = assessment.signals;
+    const first = assessment.signals[0];
+    if (trace.nonAnswer) {
+      const evidence =
+        assessment.signals.find((signal) => signal.type !== 'low_confidence') ?? first;
+      trace.signals.push({
+        reason: 'hedging_detected',
+        confidence: confidenceOf.nonAnswer,
+        detail:
+          evidence?.type === 'empty_response'
+            ? 'the answer is empty'
+            : `the answer does not answer ("${evidence?.evidence ?? ''}")`,
+      });
+    } else if (trace.hedged && first) {
+      trace.signals.push({
+        reason: 'hedging_detected',
+        confidence: confidenceOf.hedgeAlone,
+        detail: `the answer hedges ("${first.evidence}")`,
+      });
+    }
+    return trace;
+  }
+
+  private async groundingLayer(
+    input: AbstentionInput,
+    evidence: string[],
+  ): Promise<GroundingLayerTrace> {
+    const trace: GroundingLayerTrace = {
+      enabled: this.config.useNLI,
+      skipped: null,
+      signals: [],
+      result: null,
+    };
+    if (!this.config.useNLI) return trace;
+    if (!this.nliModel) trace.skipped = 'no NLI model was given';
+    else if (input.answer === undefined || input.answer.trim() === '')
+      trace.skipped = 'there is no answer to ground';
+    else if (evidence.length === 0) trace.skipped = 'there is no evidence to ground the answer in';
+    if (trace.skipped !== null || !this.nliModel || input.answer === undefined) return trace;
+    const result = await checkGrounding(
+      this.nliModel,
+      { evidence, answer: input.answer },
+      { nliThreshold: this.config.nliThreshold },
+    );
+    trace.result = result;
+    if (!result.grounded) {
+      trace.signals.push({
+        reason: 'not_grounded',
+        confidence: confidenceOf.notGrounded,
+        detail: `an answer sentence is ${result.label === 'contradiction' ? 'contradicted by' : 'not supported by'} the evidence (entailment ${result.scores.entailment.toFixed(2)}, neutral ${result.scores.neutral.toFixed(2)}, contradiction ${result.scores.contradiction.toFixed(2)})`,
+      });
+    }
+    return trace;
+  }
+}
+
+function quoteList(terms: readonly SpecificTerm[]): string {
+  return terms.map((term) => `"${term.text}"`).join(', ');
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(value).filter(([, entry]) => entry !== undefined),
+  ) as Partial<T>;
+}

@@ -1,0 +1,271 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ABSTENTION_ANSWER,
+  AbstentionDetector,
+  FullTextIndex,
+  type NliModel,
+  type NliPair,
+  type NliScores,
+  SearchCoreError,
+  withAbstention,
+} from '../src/index.js';
+
+const history = [
+  'I adopted a cat named Luna last spring. She sleeps on the couch all day.',
+  'We drove to the coast in my new car and ate fish tacos.',
+  'My sister gave me a scarf for my birthday.',
+];
+const hitsFor = (question: string, documents = history) =>
+  new FullTextIndex(documents.map((text, index) => ({ id: `s${index}`, text }))).searchSync(
+    question,
+    { limit: 5 },
+  );
+
+/** An NLI model that entails a hypothesis the premise contains, and contradicts any other. */
+class ContainmentNliModel implements NliModel {
+  readonly maxTokens = 512;
+  readonly pairSpecialTokens = 3;
+  pairs = 0;
+  countTokens(text: string): number {
+    return text.split(/\s+/).length;
+  }
+  async classify(pairs: readonly NliPair[]): Promise<NliScores[]> {
+    this.pairs += pairs.length;
+    return pairs.map(({ premise, hypothesis }) =>
+      premise.toLowerCase().includes(hypothesis.toLowerCase().replace(/\.$/, ''))
+        ? { entailment: 0.9, neutral: 0.05, contradiction: 0.05 }
+        : { entailment: 0.05, neutral: 0.1, contradiction: 0.85 },
+    );
+  }
+}
+
+const noNli = { useNLI: false } as const;
+
+describe('AbstentionDetector', () => {
+  it('abstains when the evidence never mentions a name the question asks about', async () => {
+    const question = 'What did Tom give me for my birthday?';
+    const result = await new AbstentionDetector(noNli).detect({
+      question,
+      answer: 'A scarf.',
+      hits: hitsFor(question),
+    });
+    expect(result.shouldAbstain).toBe(true);
+    expect(result.reason).toBe('low_coverage');
+    expect(result.layers.retrieval.coverage?.missing.map((term) => term.text)).toEqual(['tom']);
+  });
+
+  it('answers when the evidence covers the question', async () => {
+    const question = 'What is the name of my cat?';
+    const result = await new AbstentionDetector(noNli).detect({
+      question,
+      answer: 'Your cat is Luna.',
+      hits: hitsFor(question),
+    });
+    expect(result).toMatchObject({ shouldAbstain: false, reason: null, confidence: 0 });
+    expect(result.layers.retrieval.coverage?.missing).toEqual([]);
+  });
+
+  it('abstains on a rare missing noun alone, and on a common one only when the answer hedges too', async () => {
+    const detector = new AbstentionDetector(noNli);
+    const hamster = 'What is the name of my hamster?';
+    expect(
+      (await detector.detect({ question: hamster, answer: 'Biscuit.', hits: hitsFor(hamster) }))
+        .shouldAbstain,
+    ).toBe(true);
+
+    const dad = 'What did my dad give me for my birthday?';
+    const committed = await detector.detect({
+      question: dad,
+      answer: 'He gave you a scarf.',
+      hits: hitsFor(dad),
+    });
+    expect(committed.shouldAbstain).toBe(false);
+    expect(committed.reason).toBe('low_coverage');
+    const hedged = await detector.detect({
+      question: dad,
+      answer: 'Without more information it is hard to say; my educated guess is a scarf.',
+      hits: hitsFor(dad),
+    });
+    expect(hedged).toMatchObject({ shouldAbstain: true, reason: 'low_coverage' });
+    expect(hedged.details).toContain('the answer hedges');
+  });
+
+  it('does not abstain on hedges alone, which correct step-by-step answers use', async () => {
+    const question = 'Where did we drive in my new car?';
+    const result = await new AbstentionDetector(noNli).detect({
+      question,
+      answer:
+        'I think it was probably the coast, as a rough estimate of the trip. There is no mention of the date.',
+      hits: hitsFor(question),
+    });
+    expect(result.shouldAbstain).toBe(false);
+    expect(result.layers.hedging.hedged).toBe(true);
+  });
+
+  it('abstains when the answer turns the question back to the user, unless advice was asked', async () => {
+    const detector = new AbstentionDetector(noNli);
+    const recall = await detector.detect({
+      question: 'Where did we drive last month?',
+      answer: 'I’m not sure. Could you share more details about the trip?',
+      hits: hitsFor('Where did we drive last month?'),
+    });
+    expect(recall).toMatchObject({ shouldAbstain: true, reason: 'hedging_detected' });
+    const advice = await detector.detect({
+      question: 'Can you suggest a weekend trip for me?',
+      answer: 'Sure! Could you share more details about what you enjoy?',
+      hits: hitsFor('Can you suggest a weekend trip for me?'),
+    });
+    expect(advice.shouldAbstain).toBe(false);
+  });
+
+  it('treats an empty answer as a non-answer', async () => {
+    const result = await new AbstentionDetector(noNli).detect({
+      question: 'Where did we drive?',
+      answer: '   ',
+    });
+    expect(result).toMatchObject({ shouldAbstain: true, reason: 'hedging_detected' });
+  });
+
+  it('applies the score checks as first designed only when asked', async () => {
+    const question = 'What is the capital of Mongolia?';
+    const off = await new AbstentionDetector({ ...noNli, useCoverage: false }).detect({
+      question,
+      hits: hitsFor(question),
+    });
+    expect(off.shouldAbstain).toBe(false);
+    const detector = new AbstentionDetector({
+      ...noNli,
+      useCoverage: false,
+      useScoreThreshold: true,
+    });
+    expect((await detector.detect({ question, hits: [] })).reason).toBe('no_results');
+    const weak = hitsFor('my new scarf from the coast');
+    const low = await detector.detect({
+      question: 'scarf coast Luna Mongolia capital',
+      hits: weak,
+    });
+    expect(low.layers.retrieval.topScore).toBeLessThan(0.3);
+    expect(low).toMatchObject({ shouldAbstain: true, reason: 'low_retrieval_score' });
+    const gap = await new AbstentionDetector({
+      ...noNli,
+      useCoverage: false,
+      useScoreThreshold: true,
+      minRetrievalScore: 0,
+    }).detect({
+      question: 'x',
+      hits: [
+        { id: 'a', score: 0.42, rawScore: 1, document: { id: 'a', text: 'a' } },
+        { id: 'b', score: 0.4, rawScore: 1, document: { id: 'b', text: 'b' } },
+      ],
+    });
+    expect(gap.reason).toBe('no_score_gap');
+  });
+
+  it('switches each layer off on its own', async () => {
+    const question = 'What did Tom give me?';
+    const input = { question, answer: 'Could you share more details?', hits: hitsFor(question) };
+    const coverageOff = await new AbstentionDetector({ ...noNli, useCoverage: false }).detect(
+      input,
+    );
+    expect(coverageOff.layers.retrieval.coverage).toBeNull();
+    expect(coverageOff.reason).toBe('hedging_detected');
+    const hedgingOff = await new AbstentionDetector({ ...noNli, useHedging: false }).detect(input);
+    expect(hedgingOff.layers.hedging.signals).toEqual([]);
+    expect(hedgingOff.reason).toBe('low_coverage');
+    const allOff = await new AbstentionDetector({
+      ...noNli,
+      useRetrieval: false,
+      useHedging: false,
+    }).detect(input);
+    expect(allOff.shouldAbstain).toBe(false);
+    expect(allOff.layers.retrieval.enabled).toBe(false);
+  });
+
+  it('grounds the answer by NLI against the retrieved evidence', async () => {
+    const model = new ContainmentNliModel();
+    const detector = new AbstentionDetector({
+      nliModel: model,
+      useCoverage: false,
+      useHedging: false,
+    });
+    const question = 'What is the name of my cat?';
+    const grounded = await detector.detect({
+      question,
+      answer: 'I adopted a cat named Luna.',
+      hits: hitsFor(question),
+    });
+    expect(grounded.shouldAbstain).toBe(false);
+    expect(grounded.layers.grounding.result?.grounded).toBe(true);
+    const invented = await detector.detect({
+      question,
+      answer: 'Your cat is called Whiskers.',
+      hits: hitsFor(question),
+    });
+    expect(invented).toMatchObject({ shouldAbstain: true, reason: 'not_grounded' });
+    expect(model.pairs).toBeGreaterThan(0);
+  });
+
+  it('says why grounding did not run', async () => {
+    const withoutModel = await new AbstentionDetector().detect({
+      question: 'Where?',
+      answer: 'Paris.',
+      evidence: ['Paris'],
+    });
+    expect(withoutModel.layers.grounding.skipped).toBe('no NLI model was given');
+    const blank = await new AbstentionDetector({ nliModel: new ContainmentNliModel() }).detect({
+      question: 'Where?',
+      answer: 'Paris.',
+      evidence: ['  ', ''],
+    });
+    expect(blank.layers.grounding.skipped).toBe('there is no evidence to ground the answer in');
+  });
+
+  it('abstains less as the threshold rises', async () => {
+    const question = 'What is the name of my hamster?';
+    const input = { question, answer: 'Biscuit.', hits: hitsFor(question) };
+    const strict = await new AbstentionDetector({ ...noNli, abstentionThreshold: 1 }).detect(input);
+    const lenient = await new AbstentionDetector({ ...noNli, abstentionThreshold: 0.5 }).detect(
+      input,
+    );
+    expect(strict.shouldAbstain).toBe(false);
+    expect(lenient.shouldAbstain).toBe(true);
+    expect(strict.confidence).toBe(lenient.confidence);
+  });
+
+  it('rejects a bad configuration and bad input with a typed error', async () => {
+    expect(() => new AbstentionDetector({ abstentionThreshold: 2 })).toThrowError(
+      /abstentionThreshold must be a number from 0 to 1/,
+    );
+    expect(() => new AbstentionDetector({ evidenceHits: 0 })).toThrowError(SearchCoreError);
+    await expect(
+      new AbstentionDetector(noNli).detect({ question: 42 as unknown as string }),
+    ).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
+  });
+});
+
+describe('withAbstention', () => {
+  it('replaces an answer the detector does not trust and keeps the original', async () => {
+    const read = withAbstention(async () => 'Its name is Biscuit.', new AbstentionDetector(noNli));
+    const question = 'What is the name of my hamster?';
+    const answer = await read({ question, hits: hitsFor(question) });
+    expect(answer).toMatchObject({
+      answer: ABSTENTION_ANSWER,
+      abstained: true,
+      abstentionReason: 'low_coverage',
+      originalAnswer: 'Its name is Biscuit.',
+    });
+    expect(ABSTENTION_ANSWER).toBe("I don't have enough information to answer this question.");
+  });
+
+  it('passes a trusted answer through', async () => {
+    const read = withAbstention(() => 'Luna.', new AbstentionDetector(noNli));
+    const question = 'What is the name of my cat?';
+    expect(await read({ question, hits: hitsFor(question) })).toMatchObject({
+      answer: 'Luna.',
+      abstained: false,
+      abstentionReason: null,
+    });
+  });
+});
