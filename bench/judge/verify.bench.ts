@@ -258,6 +258,7 @@ async function faults(): Promise<void> {
   const failing = new Set<number>();
   for (let index = 0; index < items; index += 1) if (index % 10 === 3) failing.add(index);
   const failedOnce = new Set<number>();
+  const sent = new Map<string, number>();
   const kinds: ChatServerReply[] = [
     { fault: 'server_error', status: 500 },
     { fault: 'rate_limit', retryAfterMs: 20 },
@@ -270,7 +271,10 @@ async function faults(): Promise<void> {
       const number = itemNumber(body);
       if (failing.has(number) && !failedOnce.has(number)) {
         failedOnce.add(number);
-        return kinds[number % kinds.length]!;
+        const kind = kinds[Math.floor(number / 10) % kinds.length]!;
+        const name = 'fault' in kind ? kind.fault : 'answer';
+        sent.set(name, (sent.get(name) ?? 0) + 1);
+        return kind;
       }
       return reply(body);
     },
@@ -286,7 +290,7 @@ async function faults(): Promise<void> {
     const ids = new Set(results.map((result) => result.id));
     const lost = items - results.filter((result) => result.verifyResult === true).length;
     rows.push({
-      measure: `${items} verifications, ${failing.size} fail their first call once`,
+      measure: `${items} verifications, ${failing.size} fail their first call once (${[...sent].map(([name, count]) => `${count} ${name}`).join(', ')})`,
       value: `${lost} lost, ${summary.usage.requests} requests, ${seconds.toFixed(2)} s`,
       reference: `${items + failing.size} requests expected`,
       target: 'nothing lost',
