@@ -163,6 +163,29 @@ describe('qualm judge', () => {
     expect(result.stdout).toMatch(/LLM calls\s+12/);
   });
 
+  it('prints the results and the summary as one JSON document with --format json', async () => {
+    const judge = await scriptedJudge();
+    const result = await qualm([
+      'judge',
+      '--input',
+      input,
+      '--template',
+      template,
+      '--sufficiency',
+      '--base-url',
+      judge.baseURL,
+      '--format',
+      'json',
+    ]);
+    expect(result.code).toBe(0);
+    const body = JSON.parse(result.stdout) as {
+      results: { id: string }[];
+      summary: { total: number; insufficient: number; passRate: number };
+    };
+    expect(body.results.map((record) => record.id)).toEqual(['fr', 'jp', 'it', 'de', 'es']);
+    expect(body.summary).toMatchObject({ total: 5, insufficient: 2, passRate: 0.4 });
+  });
+
   it('passes the custom instructions and the model to the judge', async () => {
     const judge = await scriptedJudge();
     await qualm([
