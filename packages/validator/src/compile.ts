@@ -1,0 +1,374 @@
+import { checkSync } from 'recheck';
+import { DEFAULT_PATTERNS } from './default-patterns.js';
+import { ValidatorError, ValidatorErrorCode } from './errors.js';
+import { analysePattern, type Trigger } from './regex-analysis.js';
+import {
+  type CustomPatterns,
+  DEFAULT_WEIGHTS,
+  type PatternInput,
+  type PatternRegion,
+  SIGNAL_TYPES,
+  type SignalType,
+} from './types.js';
+
+/** A pattern ready to scan with. */
+export interface CompiledPattern {
+  index: number;
+  type: SignalType;
+  weight: number;
+  region: PatternRegion;
+  /** Finds the first match from `lastIndex` on (global). */
+  search: RegExp;
+  /** Matches only at `lastIndex` (sticky). */
+  sticky: RegExp;
+  /** Literals every match starts with; undefined puts the pattern on the plain path. */
+  triggers: Trigger[] | undefined;
+  reach: number;
+  behind: number;
+  custom: boolean;
+}
+
+/** A trigger literal and the patterns whose matches can start with it. */
+export interface TriggerBucket {
+  trigger: Trigger;
+  patterns: CompiledPattern[];
+}
+
+/** A set of patterns with the one-pass prefilter over their leading literals. */
+export interface CompiledPatternSet {
+  patterns: CompiledPattern[];
+  /** Patterns without leading literals, searched one by one. */
+  plain: CompiledPattern[];
+  /** Finds every position where a pattern that counts anywhere may start. */
+  prefilterAnywhere: RegExp | undefined;
+  /** Finds every position where any pattern may start (used in the opening). */
+  prefilterAll: RegExp | undefined;
+  /** Trigger literal (lower case) → bucket. */
+  buckets: Map<string, TriggerBucket>;
+  /** Longest reach of any pattern past its start; Infinity when some pattern is unbounded. */
+  reach: number;
+  /** Longest look-behind of any pattern. */
+  behind: number;
+}
+
+const DEFAULT_REGION: Record<SignalType, PatternRegion> = {
+  confusion: 'anywhere',
+  refusal: 'lead',
+  low_confidence: 'anywhere',
+  empty_response: 'anywhere',
+  tool_failure: 'anywhere',
+  incomplete_reasoning: 'anywhere',
+  hallucination_risk: 'anywhere',
+};
+
+function withFlags(flags: string, extra: string): string {
+  const kept = [...flags].filter((flag) => flag !== 'g' && flag !== 'y').join('');
+  return kept + extra;
+}
+
+function describe(pattern: RegExp | string): string {
+  return pattern instanceof RegExp ? String(pattern) : JSON.stringify(pattern);
+}
+
+interface PatternSpec {
+  type: SignalType;
+  source: string;
+  flags: string;
+  weight: number;
+  region: PatternRegion;
+  custom: boolean;
+  label: string;
+}
+
+function specFromInput(type: SignalType, input: PatternInput, position: number): PatternSpec {
+  const where = `custom ${type} pattern #${position + 1}`;
+  let pattern: RegExp | string;
+  let weight = DEFAULT_WEIGHTS[type];
+  let region = DEFAULT_REGION[type];
+  if (input instanceof RegExp || typeof input === 'string') {
+    pattern = input;
+  } else if (typeof input === 'object' && input !== null && 'pattern' in input) {
+    pattern = input.pattern;
+    if (input.weight !== undefined) {
+      if (typeof input.weight !== 'number' || !(input.weight >= 0 && input.weight <= 1)) {
+        throw new ValidatorError(
+          ValidatorErrorCode.INVALID_PATTERN,
+          `${where} ${describe(pattern)}: weight must be a number from 0 to 1, got ${String(input.weight)}`,
+        );
+      }
+      weight = input.weight;
+    }
+    if (input.region !== undefined) {
+      if (input.region !== 'anywhere' && input.region !== 'lead') {
+        throw new ValidatorError(
+          ValidatorErrorCode.INVALID_PATTERN,
+          `${where} ${describe(pattern)}: region must be "anywhere" or "lead", got ${JSON.stringify(input.region)}`,
+        );
+      }
+      region = input.region;
+    }
+  } else {
+    throw new ValidatorError(
+      ValidatorErrorCode.INVALID_PATTERN,
+      `${where} must be a RegExp, a string or { pattern, weight }, got ${input === null ? 'null' : typeof input}`,
+    );
+  }
+  if (!(pattern instanceof RegExp) && typeof pattern !== 'string') {
+    throw new ValidatorError(
+      ValidatorErrorCode.INVALID_PATTERN,
+      `${where}: pattern must be a RegExp or a string, got ${typeof pattern}`,
+    );
+  }
+  if (typeof pattern === 'string' && pattern.length === 0) {
+    throw new ValidatorError(ValidatorErrorCode.INVALID_PATTERN, `${where} is an empty string`);
+  }
+  const source = pattern instanceof RegExp ? pattern.source : pattern;
+  // a string is a regular-expression source, matched in any case like the built-in patterns
+  const flags = pattern instanceof RegExp ? withFlags(pattern.flags, '') : 'i';
+  return {
+    type,
+    source,
+    flags,
+    weight,
+    region,
+    custom: true,
+    label: `${where} ${describe(pattern)}`,
+  };
+}
+
+/** Rejects a pattern that can backtrack catastrophically, naming it and its complexity. */
+function assertSafe(spec: PatternSpec): void {
+  let result: ReturnType<typeof checkSync>;
+  try {
+    // the automaton checker is exact and fast; it does not take look-behind or back-references,
+    // for which recheck's fuzzer decides within the time limit
+    result = checkSync(spec.source, spec.flags, { checker: 'automaton' });
+    if (result.status === 'unknown' && result.error.kind === 'unsupported') {
+      result = checkSync(spec.source, spec.flags, { timeout: 10_000 });
+    }
+  } catch (error) {
+    throw new ValidatorError(
+      ValidatorErrorCode.UNSAFE_PATTERN,
+      `${spec.label} could not be checked for catastrophic backtracking: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  if (result.status === 'vulnerable') {
+    const attack = result.attack.pattern ?? result.attack.string;
+    throw new ValidatorError(
+      ValidatorErrorCode.UNSAFE_PATTERN,
+      `${spec.label} can backtrack catastrophically (${result.complexity.summary} time, e.g. on ${JSON.stringify(attack.slice(0, 60))}); rewrite it without nested or overlapping repetition`,
+    );
+  }
+  if (result.status === 'unknown') {
+    throw new ValidatorError(
+      ValidatorErrorCode.UNSAFE_PATTERN,
+      `${spec.label} could not be shown safe from catastrophic backtracking (${result.error.kind}${'message' in result.error ? `: ${result.error.message}` : ''}); simplify it`,
+    );
+  }
+}
+
+function compileSpec(spec: PatternSpec, index: number): CompiledPattern {
+  let search: RegExp;
+  let sticky: RegExp;
+  try {
+    search = new RegExp(spec.source, withFlags(spec.flags, 'g'));
+    sticky = new RegExp(spec.source, withFlags(spec.flags, 'y'));
+  } catch (error) {
+    throw new ValidatorError(
+      ValidatorErrorCode.INVALID_PATTERN,
+      `${spec.label} is not a valid regular expression: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  if (spec.custom) {
+    search.lastIndex = 0;
+    const empty = search.exec('');
+    if (empty !== null) {
+      throw new ValidatorError(
+        ValidatorErrorCode.INVALID_PATTERN,
+        `${spec.label} matches the empty string, so it would fire on every response`,
+      );
+    }
+    assertSafe(spec);
+  }
+  const shape = analysePattern(spec.source, spec.flags);
+  return {
+    index,
+    type: spec.type,
+    weight: spec.weight,
+    region: spec.region,
+    search,
+    sticky,
+    triggers: shape.triggers,
+    reach: shape.reach,
+    behind: shape.behind,
+    custom: spec.custom,
+  };
+}
+
+/** The prefilter form of one trigger character: blanks and apostrophes match their variants. */
+function triggerCharacterSource(character: string): string {
+  if (character === ' ') return '\\s+';
+  if (character === "'") return "['’‘]";
+  return character.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}
+
+interface TrieNode {
+  children: Map<string, TrieNode>;
+  /** A trigger ends here; true when it must end a word. */
+  end: boolean | undefined;
+}
+
+/** Writes triggers as one alternation with shared prefixes, so a failing word is dropped early. */
+function trieSource(triggers: Trigger[]): string {
+  const root: TrieNode = { children: new Map(), end: undefined };
+  for (const trigger of triggers) {
+    let node = root;
+    for (const character of trigger.literal) {
+      let child = node.children.get(character);
+      if (!child) {
+        child = { children: new Map(), end: undefined };
+        node.children.set(character, child);
+      }
+      node = child;
+    }
+    node.end = trigger.trailingBoundary;
+  }
+  const write = (node: TrieNode): string => {
+    const branches = [...node.children.entries()]
+      .sort(([left], [right]) => left.localeCompare(right))
+      .map(([character, child]) => triggerCharacterSource(character) + write(child));
+    // triggers are prefix-free, so a node either ends a trigger or has children
+    if (node.end !== undefined) return node.end ? '\\b' : '';
+    if (branches.length === 1) return branches[0] ?? '';
+    return `(?:${branches.join('|')})`;
+  };
+  return write(root);
+}
+
+function isWordChar(character: string | undefined): boolean {
+  return character !== undefined && /^[A-Za-z0-9_]$/.test(character);
+}
+
+/**
+ * Merges triggers so that no literal is a prefix of another: at any position at most one of them
+ * matches, so the matched text names its bucket.
+ */
+function mergeTriggers(patterns: CompiledPattern[]): Map<string, TriggerBucket> {
+  const buckets = new Map<string, TriggerBucket>();
+  for (const pattern of patterns) {
+    for (const trigger of pattern.triggers ?? []) {
+      const existing = buckets.get(trigger.literal);
+      if (existing) {
+        existing.trigger = {
+          literal: trigger.literal,
+          leadingBoundary: existing.trigger.leadingBoundary && trigger.leadingBoundary,
+          trailingBoundary: existing.trigger.trailingBoundary && trigger.trailingBoundary,
+        };
+        if (!existing.patterns.includes(pattern)) existing.patterns.push(pattern);
+      } else {
+        buckets.set(trigger.literal, { trigger: { ...trigger }, patterns: [pattern] });
+      }
+    }
+  }
+  const literals = [...buckets.keys()].sort((left, right) => left.length - right.length);
+  for (const longer of literals) {
+    const longerBucket = buckets.get(longer);
+    if (!longerBucket) continue;
+    const shorter = literals.find(
+      (candidate) =>
+        candidate.length < longer.length && buckets.has(candidate) && longer.startsWith(candidate),
+    );
+    if (shorter === undefined) continue;
+    const shorterBucket = buckets.get(shorter);
+    if (!shorterBucket) continue;
+    // the shorter literal must still fire wherever the longer one would
+    shorterBucket.trigger = {
+      literal: shorter,
+      leadingBoundary:
+        shorterBucket.trigger.leadingBoundary && longerBucket.trigger.leadingBoundary,
+      trailingBoundary:
+        shorterBucket.trigger.trailingBoundary && !isWordChar(longer[shorter.length]),
+    };
+    for (const pattern of longerBucket.patterns) {
+      if (!shorterBucket.patterns.includes(pattern)) shorterBucket.patterns.push(pattern);
+    }
+    buckets.delete(longer);
+  }
+  for (const bucket of buckets.values()) bucket.patterns.sort((a, b) => a.index - b.index);
+  return buckets;
+}
+
+function buildPrefilter(buckets: TriggerBucket[]): RegExp | undefined {
+  if (buckets.length === 0) return undefined;
+  const bounded = buckets.filter((bucket) => bucket.trigger.leadingBoundary);
+  const free = buckets.filter((bucket) => !bucket.trigger.leadingBoundary);
+  const parts: string[] = [];
+  if (bounded.length > 0) parts.push(`\\b${trieSource(bounded.map((bucket) => bucket.trigger))}`);
+  if (free.length > 0) parts.push(trieSource(free.map((bucket) => bucket.trigger)));
+  return new RegExp(parts.join('|'), 'gi');
+}
+
+/** Compiles the built-in and custom patterns; custom ones are checked for ReDoS first. */
+export function compilePatterns(options: {
+  customPatterns?: CustomPatterns | undefined;
+  defaultPatterns?: boolean | undefined;
+}): CompiledPatternSet {
+  const specs: PatternSpec[] = [];
+  if (options.defaultPatterns !== false) {
+    DEFAULT_PATTERNS.forEach((definition, position) => {
+      specs.push({
+        type: definition.type,
+        source: definition.source,
+        flags: 'i',
+        weight: definition.weight ?? DEFAULT_WEIGHTS[definition.type],
+        region: definition.region ?? DEFAULT_REGION[definition.type],
+        custom: false,
+        label: `built-in ${definition.type} pattern #${position + 1}`,
+      });
+    });
+  }
+  const custom = options.customPatterns;
+  if (custom !== undefined) {
+    if (typeof custom !== 'object' || custom === null || Array.isArray(custom)) {
+      throw new ValidatorError(
+        ValidatorErrorCode.INVALID_OPTIONS,
+        'customPatterns must be an object mapping signal types to lists of patterns',
+      );
+    }
+    for (const [type, list] of Object.entries(custom)) {
+      if (!(SIGNAL_TYPES as readonly string[]).includes(type)) {
+        throw new ValidatorError(
+          ValidatorErrorCode.INVALID_OPTIONS,
+          `customPatterns has an unknown signal type "${type}"; expected one of ${SIGNAL_TYPES.join(', ')}`,
+        );
+      }
+      if (list === undefined) continue;
+      if (!Array.isArray(list)) {
+        throw new ValidatorError(
+          ValidatorErrorCode.INVALID_OPTIONS,
+          `customPatterns.${type} must be a list of patterns`,
+        );
+      }
+      list.forEach((input: PatternInput, position: number) => {
+        specs.push(specFromInput(type as SignalType, input, position));
+      });
+    }
+  }
+  const patterns = specs.map(compileSpec);
+  const buckets = mergeTriggers(patterns.filter((pattern) => pattern.triggers !== undefined));
+  const all = [...buckets.values()];
+  const anywhere = all.filter((bucket) =>
+    bucket.patterns.some((pattern) => pattern.region === 'anywhere'),
+  );
+  return {
+    patterns,
+    plain: patterns.filter((pattern) => pattern.triggers === undefined),
+    prefilterAll: buildPrefilter(all),
+    prefilterAnywhere: buildPrefilter(anywhere),
+    buckets,
+    reach: Math.max(0, ...patterns.map((pattern) => pattern.reach)),
+    behind: Math.max(0, ...patterns.map((pattern) => pattern.behind)),
+  };
+}

@@ -1,0 +1,53 @@
+import type { Found } from './scan.js';
+import { assess } from './score.js';
+import { DEFAULT_WEIGHTS, type ResponseQuality, type Signal } from './types.js';
+
+/** The empty-response signal for a text whose non-blank span is shorter than `minLength`. */
+export function emptySignal(
+  trimmed: string,
+  position: number,
+  minLength: number,
+): Signal | undefined {
+  if (trimmed.length >= minLength) return undefined;
+  return {
+    type: 'empty_response',
+    evidence: trimmed,
+    weight: DEFAULT_WEIGHTS.empty_response,
+    position,
+    context: trimmed,
+  };
+}
+
+/** Turns the found matches (and the empty-response check) into an assessment. */
+export function toQuality(
+  found: Found[],
+  empty: Signal | undefined,
+  strictMode: boolean,
+): ResponseQuality {
+  const ordered = [...found].sort(
+    (left, right) => left.position - right.position || left.pattern.index - right.pattern.index,
+  );
+  // two patterns of one type matching the same stretch of text are one piece of evidence
+  const kept: Found[] = [];
+  for (const item of ordered) {
+    const overlaps = kept.some(
+      (other) =>
+        other.pattern.type === item.pattern.type &&
+        item.position < other.end &&
+        other.position < item.end,
+    );
+    if (!overlaps) kept.push(item);
+  }
+  const signals: Signal[] = kept.map((item) => ({
+    type: item.pattern.type,
+    evidence: item.evidence,
+    weight: item.pattern.weight,
+    position: item.position,
+    context: item.context,
+  }));
+  if (empty) {
+    const at = signals.findIndex((signal) => signal.position >= empty.position);
+    signals.splice(at === -1 ? signals.length : at, 0, empty);
+  }
+  return assess(signals, strictMode);
+}

@@ -1,0 +1,332 @@
+import type { CompiledPattern, CompiledPatternSet } from './compile.js';
+import { canonicalTrigger } from './regex-analysis.js';
+
+/** The first usable match of one pattern. */
+export interface Found {
+  pattern: CompiledPattern;
+  /** Absolute offset of the match in the response. */
+  position: number;
+  /** Absolute offset just past the match. */
+  end: number;
+  evidence: string;
+  context: string;
+}
+
+/** Characters of surrounding text kept on each side of the evidence in `context`. */
+export const CONTEXT_LENGTH = 40;
+const MAX_EVIDENCE_LENGTH = 200;
+
+const OPENING_QUOTES = new Set(['"', '“', '‘', "'", '`', '«', '„', '‚', '‹', '「', '『']);
+
+/** Whether a UTF-16 code unit is white space as JavaScript's \s and trim() define it. */
+export function isWhitespaceCode(code: number): boolean {
+  return (
+    (code >= 9 && code <= 13) ||
+    code === 32 ||
+    code === 160 ||
+    code === 5760 ||
+    (code >= 8192 && code <= 8202) ||
+    code === 8232 ||
+    code === 8233 ||
+    code === 8239 ||
+    code === 8287 ||
+    code === 12288 ||
+    code === 65279
+  );
+}
+
+/**
+ * Positions of code-fence lines (``` or ~~~ at the start of a line, indented by at most three
+ * spaces). Text between an odd and the next even fence is code that the answer quotes, not what
+ * the model says, so matches there are not signals. Keeps only a parity count for old fences.
+ */
+export class FenceTracker {
+  private positions: number[] = [];
+  private countBefore = 0;
+  private forgottenBefore = 0;
+
+  /** Records the fences that start in [from, to) of `buffer`, whose first character is at `offset`. */
+  scan(buffer: string, offset: number, from: number, to: number): void {
+    for (const marker of ['```', '~~~']) {
+      let index = buffer.indexOf(marker, from - offset);
+      while (index !== -1 && index + offset < to) {
+        let start = index;
+        let spaces = 0;
+        while (spaces < 3 && start > 0 && buffer.charCodeAt(start - 1) === 32) {
+          start -= 1;
+          spaces += 1;
+        }
+        if (start + offset === 0 || buffer.charCodeAt(start - 1) === 10) {
+          this.add(index + offset);
+        }
+        index = buffer.indexOf(marker, index + marker.length);
+      }
+    }
+  }
+
+  private add(position: number): void {
+    const list = this.positions;
+    // the two markers are found in separate passes, so keep the list sorted
+    let insertAt = list.length;
+    while (insertAt > 0 && (list[insertAt - 1] ?? 0) > position) insertAt -= 1;
+    list.splice(insertAt, 0, position);
+  }
+
+  /** Whether `position` lies inside a fenced code block. */
+  inside(position: number): boolean {
+    const list = this.positions;
+    let low = 0;
+    let high = list.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((list[middle] ?? 0) < position) low = middle + 1;
+      else high = middle;
+    }
+    return (this.countBefore + low) % 2 === 1;
+  }
+
+  /** Folds fences before `position` into a count; later questions are all about later positions. */
+  forgetBefore(position: number): void {
+    if (position <= this.forgottenBefore) return;
+    let drop = 0;
+    while (drop < this.positions.length && (this.positions[drop] ?? 0) < position) drop += 1;
+    if (drop > 0) {
+      this.countBefore += drop;
+      this.positions = this.positions.slice(drop);
+    }
+    this.forgottenBefore = position;
+  }
+}
+
+/** Where the response starts and how long its opening is. */
+export interface Layout {
+  /** Offset of the first non-blank character (or where it will be, when none has arrived). */
+  leadStart: number | undefined;
+  leadLength: number;
+  fences: FenceTracker;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ');
+}
+
+/** Whether a match at `position` counts: not quoted, not in code, and in its region. */
+function counts(
+  pattern: CompiledPattern,
+  position: number,
+  buffer: string,
+  offset: number,
+  layout: Layout,
+): boolean {
+  const leadStart = layout.leadStart;
+  if (pattern.region === 'lead' && leadStart !== undefined) {
+    if (position - leadStart >= layout.leadLength) return false;
+  }
+  if (position > 0) {
+    const before = buffer[position - 1 - offset];
+    // a quotation mark that opens the whole response does not make it a quotation
+    if (before !== undefined && OPENING_QUOTES.has(before) && position - 1 !== leadStart) {
+      return false;
+    }
+  }
+  return !layout.fences.inside(position);
+}
+
+function record(
+  pattern: CompiledPattern,
+  position: number,
+  match: string,
+  buffer: string,
+  offset: number,
+): Found {
+  const local = position - offset;
+  const end = local + match.length;
+  const from = Math.max(0, local - CONTEXT_LENGTH);
+  const to = Math.min(buffer.length, end + CONTEXT_LENGTH);
+  const head = position - CONTEXT_LENGTH > 0 ? '…' : '';
+  const tail = to < buffer.length ? '…' : '';
+  let evidence = oneLine(match).trim();
+  if (evidence.length > MAX_EVIDENCE_LENGTH)
+    evidence = `${evidence.slice(0, MAX_EVIDENCE_LENGTH)}…`;
+  return {
+    pattern,
+    position,
+    end: position + match.length,
+    evidence,
+    context: `${head}${oneLine(buffer.slice(from, to)).trim()}${tail}`,
+  };
+}
+
+/**
+ * Finds, for each pattern, its first match that counts, scanning with one prefilter over the
+ * patterns' leading literals and checking the patterns only where a literal occurs. State is kept
+ * between calls so that a stream can be scanned piece by piece with the same outcome.
+ */
+export class Scanner {
+  readonly found: (Found | undefined)[];
+  private remaining: number;
+  private remainingAnywhere: number;
+  private readonly fastPatterns: CompiledPattern[];
+
+  constructor(
+    private readonly set: CompiledPatternSet,
+    private readonly layout: Layout,
+  ) {
+    this.found = new Array(set.patterns.length).fill(undefined);
+    this.fastPatterns = set.patterns.filter((pattern) => pattern.triggers !== undefined);
+    this.remaining = this.fastPatterns.length;
+    this.remainingAnywhere = this.fastPatterns.filter(
+      (pattern) => pattern.region === 'anywhere',
+    ).length;
+  }
+
+  /**
+   * Checks every match start in [from, to) (absolute offsets) of the patterns with leading
+   * literals. `buffer` holds the response from absolute offset `offset`, including enough text
+   * after `to` for any match starting before `to`.
+   */
+  scanFast(buffer: string, offset: number, from: number, to: number): void {
+    if (this.remaining === 0) return;
+    const layout = this.layout;
+    const leadEnd =
+      layout.leadStart === undefined
+        ? Number.POSITIVE_INFINITY
+        : layout.leadStart + layout.leadLength;
+    let position = from;
+    if (position < leadEnd && this.set.prefilterAll) {
+      position = this.runPrefilter(
+        this.set.prefilterAll,
+        buffer,
+        offset,
+        position,
+        Math.min(to, leadEnd),
+      );
+    }
+    if (position < to && this.remainingAnywhere > 0 && this.set.prefilterAnywhere) {
+      this.runPrefilter(
+        this.set.prefilterAnywhere,
+        buffer,
+        offset,
+        Math.max(position, leadEnd),
+        to,
+      );
+    }
+  }
+
+  /** Runs one prefilter over [from, to) and returns where it stopped. */
+  private runPrefilter(
+    prefilter: RegExp,
+    buffer: string,
+    offset: number,
+    from: number,
+    to: number,
+  ): number {
+    const buckets = this.set.buckets;
+    prefilter.lastIndex = from - offset;
+    for (;;) {
+      const hit = prefilter.exec(buffer);
+      if (hit === null) return to;
+      const position = hit.index + offset;
+      if (position >= to) return to;
+      const bucket = buckets.get(canonicalTrigger(hit[0]));
+      this.checkAt(bucket ? bucket.patterns : this.fastPatterns, buffer, offset, position);
+      if (this.remaining === 0) return to;
+      prefilter.lastIndex = hit.index + 1;
+    }
+  }
+
+  private checkAt(
+    patterns: CompiledPattern[],
+    buffer: string,
+    offset: number,
+    position: number,
+  ): void {
+    const layout = this.layout;
+    for (const pattern of patterns) {
+      if (this.found[pattern.index] !== undefined) continue;
+      if (
+        pattern.region === 'lead' &&
+        layout.leadStart !== undefined &&
+        position - layout.leadStart >= layout.leadLength
+      ) {
+        continue;
+      }
+      const sticky = pattern.sticky;
+      sticky.lastIndex = position - offset;
+      const match = sticky.exec(buffer);
+      if (match === null || match[0] === '') continue;
+      if (!counts(pattern, position, buffer, offset, layout)) continue;
+      this.found[pattern.index] = record(pattern, position, match[0], buffer, offset);
+      this.remaining -= 1;
+      if (pattern.region === 'anywhere') this.remainingAnywhere -= 1;
+    }
+  }
+
+  /** Searches the whole text for each pattern without leading literals (needs the whole text). */
+  scanPlain(text: string): void {
+    for (const pattern of this.set.plain) scanOne(pattern, text, this.layout, this.found);
+  }
+}
+
+/** The first match of one pattern that counts, found by searching the text from the start. */
+function scanOne(
+  pattern: CompiledPattern,
+  text: string,
+  layout: Layout,
+  found: (Found | undefined)[],
+): void {
+  const search = pattern.search;
+  search.lastIndex = 0;
+  for (;;) {
+    const match = search.exec(text);
+    if (match === null) return;
+    const position = match.index;
+    if (
+      pattern.region === 'lead' &&
+      layout.leadStart !== undefined &&
+      position - layout.leadStart >= layout.leadLength
+    ) {
+      return;
+    }
+    if (match[0] !== '' && counts(pattern, position, text, 0, layout)) {
+      found[pattern.index] = record(pattern, position, match[0], text, 0);
+      return;
+    }
+    search.lastIndex = position + 1;
+  }
+}
+
+/** Where the first and last non-blank characters of a text are. */
+export function trimBounds(text: string): { first: number; last: number } | undefined {
+  let first = 0;
+  while (first < text.length && isWhitespaceCode(text.charCodeAt(first))) first += 1;
+  if (first === text.length) return undefined;
+  let last = text.length - 1;
+  while (last > first && isWhitespaceCode(text.charCodeAt(last))) last -= 1;
+  return { first, last };
+}
+
+/** Lays out a whole text: where it starts and where its code fences are. */
+export function layoutText(text: string, leadLength: number): Layout {
+  const fences = new FenceTracker();
+  fences.scan(text, 0, 0, text.length);
+  return { leadStart: trimBounds(text)?.first ?? text.length, leadLength, fences };
+}
+
+/** Finds the first counting match of every pattern with the prefilter (the fast path). */
+export function scanText(set: CompiledPatternSet, text: string, layout: Layout): Found[] {
+  const scanner = new Scanner(set, layout);
+  scanner.scanFast(text, 0, 0, text.length);
+  scanner.scanPlain(text);
+  return scanner.found.filter((found): found is Found => found !== undefined);
+}
+
+/**
+ * The straightforward scan: each pattern searched over the whole text on its own. Same result as
+ * {@link scanText}; kept as the reference the fast path is tested and measured against.
+ */
+export function scanTextReference(set: CompiledPatternSet, text: string, layout: Layout): Found[] {
+  const found: (Found | undefined)[] = new Array(set.patterns.length).fill(undefined);
+  for (const pattern of set.patterns) scanOne(pattern, text, layout, found);
+  return found.filter((item): item is Found => item !== undefined);
+}

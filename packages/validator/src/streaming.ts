@@ -1,0 +1,161 @@
+import type { CompiledPatternSet } from './compile.js';
+import { ValidatorError, ValidatorErrorCode } from './errors.js';
+import { emptySignal, toQuality } from './quality.js';
+import {
+  CONTEXT_LENGTH,
+  FenceTracker,
+  type Found,
+  isWhitespaceCode,
+  type Layout,
+  Scanner,
+} from './scan.js';
+import type { ResponseQuality } from './types.js';
+import type { ResolvedValidatorOptions } from './validator.js';
+
+/** Assesses a response as it arrives; `end()` gives exactly what validating the whole text gives. */
+export interface StreamingValidator {
+  /** Adds the next piece of the response (text, or UTF-8 bytes). */
+  push(chunk: string | Uint8Array): void;
+  /** Ends the response and returns its assessment. */
+  end(): ResponseQuality;
+  /** Characters received so far. */
+  readonly length: number;
+}
+
+// the fence marker and up to three spaces of indentation before it
+const FENCE_LOOKBEHIND = 4;
+const FENCE_LENGTH = 3;
+
+/**
+ * Creates a stream over a compiled set. When every pattern starts with a literal and has a bounded
+ * reach, the stream keeps only a bounded window of text; otherwise it keeps the text and validates
+ * it whole at the end.
+ */
+export function createStream(
+  set: CompiledPatternSet,
+  options: ResolvedValidatorOptions,
+  validateWhole: (text: string) => ResponseQuality,
+): StreamingValidator {
+  const bounded =
+    set.plain.length === 0 && Number.isFinite(set.reach) && Number.isFinite(set.behind);
+  const decoder = new TextDecoder('utf-8');
+  let ended = false;
+  let received = 0;
+
+  const toText = (chunk: string | Uint8Array): string => {
+    if (ended) {
+      throw new ValidatorError(
+        ValidatorErrorCode.STREAM_ENDED,
+        'push() after end(): this stream is finished',
+      );
+    }
+    if (typeof chunk === 'string') return chunk;
+    if (chunk instanceof Uint8Array) return decoder.decode(chunk, { stream: true });
+    throw new ValidatorError(
+      ValidatorErrorCode.INVALID_INPUT,
+      `a chunk must be a string or a Uint8Array, got ${chunk === null ? 'null' : typeof chunk}`,
+    );
+  };
+
+  if (!bounded) {
+    const pieces: string[] = [];
+    return {
+      push(chunk) {
+        const text = toText(chunk);
+        pieces.push(text);
+        received += text.length;
+      },
+      end() {
+        const tail = toText('') + decoder.decode();
+        pieces.push(tail);
+        ended = true;
+        return validateWhole(pieces.join(''));
+      },
+      get length() {
+        return received;
+      },
+    };
+  }
+
+  const fences = new FenceTracker();
+  const layout: Layout = { leadStart: undefined, leadLength: options.leadLength, fences };
+  const scanner = new Scanner(set, layout);
+  // a match starting before `processed` has been decided; one starting later may still grow
+  const lag = set.reach + 1 + CONTEXT_LENGTH;
+  const keep = Math.max(set.behind + 1, CONTEXT_LENGTH, FENCE_LOOKBEHIND) + 1;
+  let buffer = '';
+  let offset = 0;
+  let processed = 0;
+  let fencesScanned = 0;
+  let lastNonBlank = -1;
+  let head = '';
+
+  const advance = (to: number) => {
+    const fenceTo = Math.max(fencesScanned, received - FENCE_LENGTH + 1);
+    if (fenceTo > fencesScanned) {
+      fences.scan(buffer, offset, fencesScanned, ended ? received : fenceTo);
+      fencesScanned = ended ? received : fenceTo;
+    }
+    if (to > processed) {
+      scanner.scanFast(buffer, offset, processed, to);
+      processed = to;
+      fences.forgetBefore(processed);
+    }
+    const cut = Math.min(processed, fencesScanned) - keep - offset;
+    if (cut > 0 && cut * 2 > buffer.length) {
+      buffer = buffer.slice(cut);
+      offset += cut;
+    }
+  };
+
+  const take = (text: string) => {
+    if (text.length === 0) return;
+    const start = received;
+    buffer += text;
+    received += text.length;
+    let index = 0;
+    if (layout.leadStart === undefined) {
+      while (index < text.length && isWhitespaceCode(text.charCodeAt(index))) index += 1;
+      if (index < text.length) layout.leadStart = start + index;
+    }
+    if (layout.leadStart !== undefined && head.length < options.minLength) {
+      const from = Math.max(0, layout.leadStart - start);
+      head += text.slice(from, from + (options.minLength - head.length));
+    }
+    for (let last = text.length - 1; last >= index; last -= 1) {
+      if (!isWhitespaceCode(text.charCodeAt(last))) {
+        lastNonBlank = start + last;
+        break;
+      }
+    }
+  };
+
+  return {
+    push(chunk) {
+      take(toText(chunk));
+      advance(received - lag);
+    },
+    end() {
+      if (ended) {
+        throw new ValidatorError(
+          ValidatorErrorCode.STREAM_ENDED,
+          'end() was already called on this stream',
+        );
+      }
+      take(decoder.decode());
+      ended = true;
+      advance(received);
+      const found = scanner.found.filter((item): item is Found => item !== undefined);
+      const leadStart = layout.leadStart;
+      const trimmedLength = leadStart === undefined ? 0 : lastNonBlank - leadStart + 1;
+      const empty =
+        trimmedLength < options.minLength
+          ? emptySignal(head.slice(0, trimmedLength), leadStart ?? 0, options.minLength)
+          : undefined;
+      return toQuality(found, empty, options.strictMode);
+    },
+    get length() {
+      return received;
+    },
+  };
+}

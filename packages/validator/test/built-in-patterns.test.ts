@@ -1,0 +1,43 @@
+import { checkSync } from 'recheck';
+import { describe, expect, it } from 'vitest';
+import { compilePatterns } from '../src/compile.js';
+import { DEFAULT_PATTERNS, DEFAULT_WEIGHTS } from '../src/index.js';
+import { layoutText, scanText } from '../src/scan.js';
+
+const compiled = compilePatterns({});
+
+describe('the built-in patterns', () => {
+  it.each(DEFAULT_PATTERNS.map((definition, index) => [index + 1, definition] as const))(
+    'pattern #%i fires on its example',
+    (number, definition) => {
+      const found = scanText(compiled, definition.example, layoutText(definition.example, 400));
+      expect(found.map((item) => item.pattern.index)).toContain(number - 1);
+    },
+  );
+
+  it('give weak cues a weight below their type default', () => {
+    for (const definition of DEFAULT_PATTERNS) {
+      if (definition.weight !== undefined) {
+        expect(definition.weight).toBeLessThan(DEFAULT_WEIGHTS[definition.type]);
+      }
+    }
+  });
+
+  it('all start with a literal and have a bounded reach, so one prefilter pass finds them', () => {
+    const set = compiled;
+    expect(set.plain).toEqual([]);
+    for (const pattern of set.patterns) {
+      expect(pattern.triggers?.length).toBeGreaterThan(0);
+      expect(Number.isFinite(pattern.reach)).toBe(true);
+    }
+    expect(set.reach).toBeLessThan(400);
+  });
+
+  it('cannot backtrack catastrophically (checked with recheck)', () => {
+    const unsafe = DEFAULT_PATTERNS.map((definition) => ({
+      source: definition.source,
+      status: checkSync(definition.source, 'i', { checker: 'automaton' }).status,
+    })).filter((result) => result.status !== 'safe');
+    expect(unsafe).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { createValidator } from '../src/index.js';
+import { validateResponseReference } from '../src/validator.js';
+import { mixedText, seeded } from './fixtures.js';
+
+describe('the prefilter scan', () => {
+  it('finds exactly what searching each pattern over the whole text finds', () => {
+    const validator = createValidator();
+    const random = seeded(7);
+    for (let round = 0; round < 400; round += 1) {
+      const text = mixedText(random, 1 + Math.floor(random() * 40));
+      expect(validator.validate(text), text).toEqual(validateResponseReference(text));
+    }
+  });
+
+  it('agrees with the plain search in long texts, where lead-only patterns stop counting', () => {
+    const validator = createValidator({ leadLength: 120 });
+    const random = seeded(11);
+    for (let round = 0; round < 60; round += 1) {
+      const text = mixedText(random, 200);
+      expect(validator.validate(text)).toEqual(
+        validateResponseReference(text, { leadLength: 120 }),
+      );
+    }
+  });
+
+  it('agrees with the plain search for custom patterns with and without leading literals', () => {
+    const customPatterns = {
+      confusion: [/\bwhat do you mean\b/i, '[0-9]{3}-[0-9]{4}', { pattern: /zz+/, weight: 0.2 }],
+      refusal: ['\\bnot (?:today|now)\\b'],
+    };
+    const validator = createValidator({ customPatterns });
+    const random = seeded(3);
+    for (let round = 0; round < 100; round += 1) {
+      const text = `${mixedText(random, 20)} what do you mean, call 555-1234 zzz not today`;
+      expect(validator.validate(text)).toEqual(validateResponseReference(text, { customPatterns }));
+    }
+  });
+});

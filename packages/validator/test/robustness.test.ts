@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { createValidator } from '../src/index.js';
+import { validateResponseReference } from '../src/validator.js';
+import { seeded } from './fixtures.js';
+
+function randomUnicode(random: () => number, length: number): string {
+  const units: number[] = [];
+  for (let index = 0; index < length; index += 1) {
+    const roll = random();
+    if (roll < 0.05)
+      units.push(0xd800 + Math.floor(random() * 0x800)); // lone surrogates
+    else if (roll < 0.1) units.push(0);
+    else if (roll < 0.5) units.push(32 + Math.floor(random() * 95));
+    else units.push(Math.floor(random() * 0x10000));
+  }
+  return String.fromCharCode(...units);
+}
+
+describe('robustness', () => {
+  const validator = createValidator();
+
+  it('handles random Unicode, lone surrogates and NUL bytes without throwing', () => {
+    const random = seeded(13);
+    for (let round = 0; round < 300; round += 1) {
+      const text = randomUnicode(random, Math.floor(random() * 400));
+      const result = validator.validate(text);
+      expect(result.score).toBeGreaterThanOrEqual(0);
+      expect(result.score).toBeLessThanOrEqual(1);
+      expect(result).toEqual(validateResponseReference(text));
+    }
+  });
+
+  it('keeps a cue found next to NUL bytes and lone surrogates', () => {
+    const text = '\u0000\ud800 I cannot help with that request. \udc00\u0000';
+    expect(validator.validate(text).signals.map((signal) => signal.type)).toEqual(['refusal']);
+  });
+
+  it('validates a 50 MB response in bounded time and memory of signals', () => {
+    const sentence =
+      'The bridge opened in 1932 after four years of work, probably. I think so, etc. ';
+    const text = sentence.repeat(Math.ceil(50_000_000 / sentence.length));
+    const started = performance.now();
+    const result = validator.validate(text);
+    const seconds = (performance.now() - started) / 1000;
+    expect(result.signals.length).toBeLessThan(10);
+    expect(seconds).toBeLessThan(30);
+  }, 60_000);
+
+  it('validates a 50 MB stream of random Unicode without hanging', () => {
+    const random = seeded(17);
+    const chunk = randomUnicode(random, 1 << 16);
+    const stream = validator.stream();
+    const started = performance.now();
+    for (let sent = 0; sent < 50_000_000; sent += chunk.length) stream.push(chunk);
+    const result = stream.end();
+    expect(result.score).toBeGreaterThanOrEqual(0);
+    expect((performance.now() - started) / 1000).toBeLessThan(30);
+  }, 60_000);
+});

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { type SignalType, validateResponse } from '../src/index.js';
+
+const typesOf = (text: string): SignalType[] =>
+  validateResponse(text).signals.map((signal) => signal.type);
+
+describe('refusals as models write them are caught', () => {
+  it.each([
+    "I'm sorry, but I can't assist with that.",
+    'I can’t help with that.',
+    'I CANNOT HELP WITH THAT REQUEST.',
+    'I cannot\nhelp with that request.',
+    'I cannot   provide\r\n  that information.',
+    "Sorry, I can't do that.",
+    "I won't be helping with this one.",
+    "I'm not able to share that information.",
+    'I am unable to comply with this request.',
+    "I'm not going to write that.",
+    'I must decline this request.',
+    "I'm afraid I can't answer that.",
+    'Unfortunately, I cannot fulfil your request.',
+    "That's not something I can help with.",
+    "I'd prefer not to discuss this topic.",
+    'This goes against my guidelines, so I will stop here.',
+    'I am not comfortable providing instructions for this.',
+    "I'm sorry, I can't.",
+    'As an AI language model, I cannot provide legal advice.',
+    'I have no comment.',
+    '[CONTENT_FILTERED]',
+  ])('%s', (text) => {
+    expect(typesOf(text)).toContain('refusal');
+  });
+});
+
+describe('ordinary phrases that look like signals are not signals', () => {
+  it.each([
+    'The standard error of the mean is the standard deviation divided by the square root of n.',
+    'You cannot divide by zero, so the function checks the denominator first.',
+    "I can't recommend this restaurant enough: the pasta is superb.",
+    'I cannot recommend the second edition enough for beginners.',
+    "I can't stress enough how much regular backups matter.",
+    "I can't help but notice that the second chart uses a log scale.",
+    "I can't thank the maintainers enough for the quick fix.",
+    'Leap years are an exception to the rule of 365 days.',
+    'The error was in the sensor, which had drifted by two degrees.',
+    "I don't know of any country that bans the practice outright.",
+    "I can't tell you how many times this trick has saved me: use a lockfile.",
+    'If the request timed out, the client retries it with a longer deadline.',
+    'A typical refusal reads "I cannot help with that." and ends the conversation.',
+    'Use `except TimeoutError:` to catch it when the call fails; the code is below.',
+  ])('%s', (text) => {
+    expect(validateResponse(text).signals).toEqual([]);
+  });
+
+  it('ignores cues inside fenced code that the answer quotes', () => {
+    const text = [
+      'Here is a retry wrapper for your client:',
+      '```python',
+      'raise RuntimeError("API call failed: request timed out")',
+      '# Traceback (most recent call last) is printed by the runtime',
+      '```',
+      'Call it with the number of attempts you want.',
+    ].join('\n');
+    expect(validateResponse(text).signals).toEqual([]);
+  });
+
+  it('reads a refusal in the opening of a long answer but not a caveat deep inside it', () => {
+    const body = 'The protocol has four stages, each with its own controls and checks. '.repeat(30);
+    const opening = validateResponse(`I cannot provide that protocol. ${body}`);
+    const deep = validateResponse(
+      `${body} Note that I cannot provide vendor-specific settings here. ${body}`,
+    );
+    expect(opening.signals.map((signal) => signal.type)).toContain('refusal');
+    expect(deep.signals.map((signal) => signal.type)).not.toContain('refusal');
+  });
+
+  it('reads weak hedges in the opening of a long answer but not deep inside it', () => {
+    const body = 'Each stage has its own controls and checks that run after every batch. '.repeat(
+      30,
+    );
+    expect(typesOf(`It will probably work. ${body}`)).toContain('low_confidence');
+    expect(typesOf(`${body} It will probably work. ${body}`)).not.toContain('low_confidence');
+  });
+
+  it('still reads strong hedges anywhere', () => {
+    const body = 'Each stage has its own controls and checks that run after every batch. '.repeat(
+      30,
+    );
+    expect(typesOf(`${body} I'm not entirely sure about the last step. ${body}`)).toContain(
+      'low_confidence',
+    );
+  });
+
+  it('counts a response that is wholly in quotation marks', () => {
+    expect(typesOf('"I cannot help with that request."')).toContain('refusal');
+  });
+});
+
+describe('signals carry their evidence', () => {
+  it('gives the type, the matched text, its weight, position and context', () => {
+    const text = 'Thanks for asking. I’m not sure how the\nscheduler decides this.';
+    const [signal] = validateResponse(text).signals;
+    expect(signal).toMatchObject({ type: 'confusion', evidence: 'I’m not sure', weight: 0.6 });
+    expect(signal?.position).toBe(text.indexOf('I’m'));
+    expect(signal?.context).toContain('Thanks for asking. I’m not sure how the scheduler');
+  });
+
+  it('lists signals in order of position, one per stretch of text', () => {
+    const result = validateResponse(
+      'Error: API request timed out\nStatus: 500 Internal Server Error\nPlease try again later',
+    );
+    const positions = result.signals.map((signal) => signal.position);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    expect(result.signals.map((signal) => signal.evidence)).toEqual([
+      'API request timed out',
+      'Status: 500',
+    ]);
+  });
+});
