@@ -141,6 +141,16 @@ describe('the full-text index', () => {
     );
   });
 
+  it('rejects a query that is not a string', () => {
+    const index = new FullTextIndex(documents);
+    expect(() => index.searchSync(undefined as unknown as string)).toThrowError(
+      expect.objectContaining({
+        code: 'INVALID_INPUT',
+        message: 'a query must be a string, got undefined',
+      }),
+    );
+  });
+
   it('handles an empty corpus', () => {
     const index = new FullTextIndex([]);
     expect(index.searchSync('apple')).toEqual([]);

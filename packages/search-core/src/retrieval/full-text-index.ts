@@ -102,6 +102,12 @@ export class FullTextIndex implements Retriever {
 
   /** The distinct analysed terms of a query, in order of first appearance, with their statistics. */
   queryTerms(query: string): QueryTerm[] {
+    if (typeof query !== 'string') {
+      throw new SearchCoreError(
+        SearchCoreErrorCode.INVALID_INPUT,
+        `a query must be a string, got ${query === null ? 'null' : typeof query}`,
+      );
+    }
     const counts = new Map<string, number>();
     for (const term of this.analyzer.analyze(query)) counts.set(term, (counts.get(term) ?? 0) + 1);
     return [...counts].map(([term, count]) => ({
