@@ -4,9 +4,11 @@ import { registerBenchCalibrate } from './bench-calibrate.js';
 import { registerBenchReplay } from './bench-replay.js';
 import { registerBenchRetrieve } from './bench-retrieve.js';
 import { registerJudge } from './judge.js';
+import { registerValidate } from './validate.js';
 
 /** Each verb adds itself to the program; one file per verb under this folder. */
 export const commands: ReadonlyArray<(program: Command) => void> = [
+  registerValidate,
   registerJudge,
   registerBenchRetrieve,
   registerAbstain,

@@ -1,0 +1,323 @@
+import { readFileSync } from 'node:fs';
+import {
+  createValidator,
+  getQualitySummary,
+  type QualitySummary,
+  type ResponseQuality,
+  SIGNAL_TYPES,
+  type Validator,
+  type ValidatorOptions,
+} from '@qualm/validator';
+import { type Command, Option } from 'commander';
+import { z } from 'zod';
+import { CliError, CliErrorCode } from '../errors.js';
+import { formatTable, openInput, Progress, parseNumberOption, readJsonLines } from '../io.js';
+
+interface ValidateFlags {
+  jsonl?: boolean;
+  field: string;
+  idField?: string;
+  format: 'table' | 'json' | 'jsonl';
+  strict?: boolean;
+  minLength?: string;
+  leadLength?: string;
+  patterns?: string;
+  summary?: boolean;
+  failOnEscalate?: boolean;
+  skipInvalid?: boolean;
+}
+
+/** One assessed response and where it came from. */
+interface Row {
+  id: string | number | undefined;
+  line: number | undefined;
+  result: ResponseQuality;
+}
+
+const example = `
+A plain-text input is one response, read as a stream. With --jsonl, each line is a JSON object
+whose --field holds the response text; --id-field names a field to report each result by.
+
+Examples:
+  qualm validate answer.txt
+  qualm validate examples/responses.jsonl --jsonl --id-field id --summary
+  cat responses.jsonl | qualm validate - --jsonl --format jsonl --fail-on-escalate
+  qualm validate answers.jsonl --jsonl --patterns my-patterns.json --strict
+
+--patterns FILE is JSON mapping signal types to lists of patterns, each a regular-expression
+source (matched in any case) or {"pattern": "...", "weight": 0.3}:
+  {"refusal": ["\\\\bno can do\\\\b"], "low_confidence": [{"pattern": "ballpark", "weight": 0.2}]}
+Patterns that can backtrack catastrophically are refused.
+
+--format jsonl writes one result per input line, in order; the --summary then goes to stderr.
+Exit status: 0, or 1 with --fail-on-escalate when any response escalates, 2 on bad input.`;
+
+const patternEntry = z.union([
+  z.string().min(1),
+  z
+    .object({
+      pattern: z.string().min(1),
+      weight: z.number().min(0).max(1).optional(),
+      region: z.enum(['anywhere', 'lead']).optional(),
+    })
+    .strict(),
+]);
+const patternsFile = z.partialRecord(z.enum(SIGNAL_TYPES), z.array(patternEntry));
+
+function formatIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(top)'}: ${issue.message}`)
+    .join('; ');
+}
+
+/** Reads and checks a --patterns file. */
+function readPatterns(path: string): ValidatorOptions['customPatterns'] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CliError(
+      code === 'ENOENT' ? CliErrorCode.FILE_NOT_FOUND : CliErrorCode.INVALID_ARGUMENT,
+      code === 'ENOENT' ? `patterns file not found: ${path}` : `cannot read ${path}: ${code}`,
+      { cause: error },
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new CliError(
+      CliErrorCode.INVALID_INPUT,
+      `${path} is not valid JSON (${(error as Error).message})`,
+      { cause: error },
+    );
+  }
+  const parsed = patternsFile.safeParse(value);
+  if (!parsed.success) {
+    throw new CliError(
+      CliErrorCode.INVALID_INPUT,
+      `${path}: ${formatIssues(parsed.error)} (expected {"<signal type>": [pattern, …]} with types ${SIGNAL_TYPES.join(', ')})`,
+    );
+  }
+  return parsed.data;
+}
+
+function validatorFrom(flags: ValidateFlags): Validator {
+  const options: ValidatorOptions = {};
+  if (flags.strict) options.strictMode = true;
+  if (flags.minLength !== undefined) {
+    options.minLength = parseNumberOption('--min-length', flags.minLength, {
+      min: 0,
+      integer: true,
+    });
+  }
+  if (flags.leadLength !== undefined) {
+    options.leadLength = parseNumberOption('--lead-length', flags.leadLength, {
+      min: 0,
+      integer: true,
+    });
+  }
+  if (flags.patterns !== undefined) {
+    const customPatterns = readPatterns(flags.patterns);
+    if (customPatterns !== undefined) options.customPatterns = customPatterns;
+  }
+  return createValidator(options);
+}
+
+const lineShape = (field: string, idField: string | undefined) =>
+  z.object({
+    [field]: z.string({ error: `the field "${field}" must hold the response text as a string` }),
+    ...(idField !== undefined
+      ? {
+          [idField]: z
+            .union([z.string(), z.number()], {
+              error: `the field "${idField}" must be a string or a number`,
+            })
+            .optional(),
+        }
+      : {}),
+  });
+
+/** Streams a plain-text input into the streaming validator: one response. */
+async function validateText(validator: Validator, path: string | undefined): Promise<Row[]> {
+  const stream = validator.stream();
+  for await (const chunk of openInput(path)) {
+    stream.push(typeof chunk === 'string' ? chunk : new Uint8Array(chunk as Buffer));
+  }
+  return [{ id: undefined, line: undefined, result: stream.end() }];
+}
+
+/** Validates each line of a JSON Lines input as it is read. */
+async function validateLines(
+  validator: Validator,
+  path: string | undefined,
+  flags: ValidateFlags,
+  onRow: (row: Row) => void,
+): Promise<{ skipped: number }> {
+  const source = path === undefined || path === '-' ? 'stdin' : path;
+  const skipped = { count: 0 };
+  const shape = lineShape(flags.field, flags.idField);
+  const progress = new Progress('validating', undefined);
+  for await (const { lineNumber, value } of readJsonLines(openInput(path), {
+    source,
+    skipInvalid: flags.skipInvalid ?? false,
+    skipped,
+  })) {
+    const parsed = shape.safeParse(value);
+    if (!parsed.success) {
+      if (flags.skipInvalid) {
+        skipped.count += 1;
+        continue;
+      }
+      throw new CliError(
+        CliErrorCode.INVALID_INPUT,
+        `${source}:${lineNumber} ${formatIssues(parsed.error)}`,
+      );
+    }
+    const record = parsed.data as Record<string, unknown>;
+    const id = flags.idField !== undefined ? record[flags.idField] : undefined;
+    onRow({
+      id: typeof id === 'string' || typeof id === 'number' ? id : undefined,
+      line: lineNumber,
+      result: validator.validate(record[flags.field] as string),
+    });
+    progress.tick();
+  }
+  progress.finish();
+  return { skipped: skipped.count };
+}
+
+/** The fields of a result that `--format jsonl` writes. */
+function jsonlRecord(row: Row) {
+  return {
+    ...(row.id !== undefined ? { id: row.id } : {}),
+    score: row.result.score,
+    shouldEscalate: row.result.shouldEscalate,
+    signals: row.result.signals.map(({ type, evidence, weight, position }) => ({
+      type,
+      evidence,
+      weight,
+      position,
+    })),
+    reason: row.result.reason,
+    assessmentConfidence: row.result.assessmentConfidence,
+  };
+}
+
+function shorten(text: string, length: number): string {
+  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
+}
+
+function toTable(rows: Row[]): string {
+  return formatTable(
+    [
+      { header: rows.some((row) => row.id !== undefined) ? 'id' : '#' },
+      { header: 'score', align: 'right' },
+      { header: 'escalate' },
+      { header: 'signals' },
+    ],
+    rows.map((row, index) => [
+      String(row.id ?? row.line ?? index + 1),
+      row.result.score.toFixed(2),
+      row.result.shouldEscalate ? 'yes' : 'no',
+      shorten(
+        row.result.signals.map((signal) => `${signal.type} "${signal.evidence}"`).join(', ') || '-',
+        90,
+      ),
+    ]),
+  );
+}
+
+function summaryText(summary: QualitySummary, skipped: number): string {
+  const issues =
+    summary.commonIssues.map((issue) => `${issue.type} ${issue.count}`).join(', ') || 'none';
+  return [
+    `responses: ${summary.total}${skipped > 0 ? ` (${skipped} invalid lines skipped)` : ''}`,
+    `escalated: ${summary.escalated} (${(summary.escalationRate * 100).toFixed(1)}%)`,
+    `average score: ${summary.averageScore.toFixed(3)}`,
+    `common issues: ${issues}`,
+  ].join('\n');
+}
+
+/** Registers `qualm validate`. */
+export function registerValidate(program: Command): void {
+  program
+    .command('validate')
+    .description(
+      'Score responses for refusals, hedging, tool errors, empty and incomplete answers.',
+    )
+    .argument('[file]', 'a text file (one response) or, with --jsonl, JSON Lines; - for stdin')
+    .option('--jsonl', 'read one JSON object per line')
+    .option('--field <name>', 'with --jsonl: the field holding the response text', 'response')
+    .option('--id-field <name>', 'with --jsonl: a field identifying each response')
+    .addOption(
+      new Option('--format <format>', 'output format')
+        .choices(['table', 'json', 'jsonl'])
+        .default('table'),
+    )
+    .option('--strict', 'escalate below a score of 0.75 instead of 0.7')
+    .option('--min-length <n>', 'shorter trimmed responses are empty (default 20)')
+    .option('--lead-length <n>', 'characters of opening where refusals count (default 400)')
+    .option('--patterns <file>', 'JSON file of extra patterns per signal type')
+    .option('--summary', 'print the average score, escalation rate and common issues')
+    .option('--fail-on-escalate', 'exit 1 when any response escalates (for CI gates)')
+    .option('--skip-invalid', 'with --jsonl: skip lines that are not valid and count them')
+    .addHelpText('after', example)
+    .action(async (file: string | undefined, flags: ValidateFlags) => {
+      // a reader that stops early (| head) closes the pipe; that ends the output, not the run
+      process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+        throw error;
+      });
+      if (!flags.jsonl && (flags.skipInvalid || flags.idField !== undefined)) {
+        throw new CliError(
+          CliErrorCode.INVALID_ARGUMENT,
+          `${flags.skipInvalid ? '--skip-invalid' : '--id-field'} needs --jsonl`,
+        );
+      }
+      const validator = validatorFrom(flags);
+      const rows: Row[] = [];
+      let skipped = 0;
+      if (flags.jsonl) {
+        ({ skipped } = await validateLines(validator, file, flags, (row) => {
+          rows.push(row);
+          if (flags.format === 'jsonl') {
+            process.stdout.write(`${JSON.stringify(jsonlRecord(row))}\n`);
+          }
+        }));
+      } else {
+        rows.push(...(await validateText(validator, file)));
+        if (flags.format === 'jsonl') {
+          process.stdout.write(`${JSON.stringify(jsonlRecord(rows[0] as Row))}\n`);
+        }
+      }
+      const results = rows.map((row) => row.result);
+      const summary = getQualitySummary(results);
+      if (flags.format === 'json') {
+        const document = {
+          results: rows.map((row) => ({
+            ...(row.id !== undefined ? { id: row.id } : {}),
+            ...(row.line !== undefined ? { line: row.line } : {}),
+            ...row.result,
+          })),
+          ...(flags.summary ? { summary: { ...summary, skipped } } : {}),
+        };
+        process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+      } else if (flags.format === 'table') {
+        process.stdout.write(`${toTable(rows)}\n`);
+        if (flags.summary) process.stdout.write(`\n${summaryText(summary, skipped)}\n`);
+      } else if (flags.summary) {
+        process.stderr.write(`${summaryText(summary, skipped)}\n`);
+      }
+      if (skipped > 0 && !flags.summary) {
+        process.stderr.write(`qualm: skipped ${skipped} invalid line${skipped === 1 ? '' : 's'}\n`);
+      }
+      if (flags.failOnEscalate && summary.escalated > 0) {
+        process.stderr.write(
+          `qualm: ${summary.escalated} of ${summary.total} responses escalate (--fail-on-escalate)\n`,
+        );
+        process.exitCode = 1;
+      }
+    });
+}

@@ -1,0 +1,239 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../bin/qualm.js', import.meta.url));
+const examples = fileURLToPath(new URL('../../../examples/responses.jsonl', import.meta.url));
+
+let directory: string;
+
+beforeEach(() => {
+  directory = mkdtempSync(join(tmpdir(), 'qualm-validate-'));
+});
+
+afterEach(() => {
+  rmSync(directory, { recursive: true, force: true });
+});
+
+/** Runs the built CLI, optionally feeding stdin, and collects its output and exit code. */
+function qualm(
+  args: string[],
+  stdin?: string,
+): Promise<{ stdout: string; stderr: string; code: number }> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env };
+    delete env.QUALM_PROGRESS;
+    const child = spawn(process.execPath, [bin, ...args], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ stdout, stderr, code: code ?? -1 }));
+    child.stdin.end(stdin ?? '');
+  });
+}
+
+function file(name: string, content: string): string {
+  const path = join(directory, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+const jsonl = (rows: unknown[]) => `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`;
+
+describe('qualm validate', () => {
+  it('prints a table by id and a summary for the examples shipped in the repository', async () => {
+    const result = await qualm(['validate', examples, '--jsonl', '--id-field', 'id', '--summary']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^id\s+score\s+escalate\s+signals/);
+    expect(result.stdout).toMatch(/standard-error\s+1\.00\s+no\s+-/);
+    expect(result.stdout).toMatch(/direct-refusal\s+0\.25\s+yes\s+refusal "I can't help"/);
+    expect(result.stdout).toMatch(/tool-error\s+0\.01\s+yes\s+tool_failure/);
+    expect(result.stdout).toMatch(
+      /responses: 32\nescalated: \d+ \(\d+\.\d%\)\naverage score: 0\.\d{3}/,
+    );
+    expect(result.stdout).toContain('common issues: refusal');
+  });
+
+  it('writes one JSON line per input line, in order, with the id and the documented fields', async () => {
+    const input = file(
+      'in.jsonl',
+      jsonl([
+        { id: 'a', response: 'I cannot help with that request.' },
+        { id: 7, response: 'Paris is the capital of France and its largest city.' },
+        { response: 'OK' },
+      ]),
+    );
+    const result = await qualm([
+      'validate',
+      input,
+      '--jsonl',
+      '--id-field',
+      'id',
+      '--format',
+      'jsonl',
+    ]);
+    expect(result.code).toBe(0);
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.map((line) => line.id)).toEqual(['a', 7, undefined]);
+    expect(Object.keys(lines[0])).toEqual([
+      'id',
+      'score',
+      'shouldEscalate',
+      'signals',
+      'reason',
+      'assessmentConfidence',
+    ]);
+    expect(lines[0].signals[0]).toEqual({
+      type: 'refusal',
+      evidence: 'I cannot help',
+      weight: 0.75,
+      position: 0,
+    });
+    expect(lines.map((line) => line.shouldEscalate)).toEqual([true, false, true]);
+  });
+
+  it('reads the text from --field and puts the summary in --format json', async () => {
+    const input = file('in.jsonl', jsonl([{ text: "I'm not sure about this one." }]));
+    const result = await qualm([
+      'validate',
+      input,
+      '--jsonl',
+      '--field',
+      'text',
+      '--format',
+      'json',
+      '--summary',
+    ]);
+    const document = JSON.parse(result.stdout);
+    expect(document.results[0]).toMatchObject({ line: 1, shouldEscalate: true });
+    expect(document.results[0].feedback).toBeTypeOf('string');
+    expect(document.summary).toMatchObject({
+      total: 1,
+      escalated: 1,
+      escalationRate: 1,
+      skipped: 0,
+    });
+  });
+
+  it('treats a plain-text file, or stdin with -, as one response', async () => {
+    const path = file('answer.txt', "I'm sorry, but I can't\nassist with that.");
+    const fromFile = await qualm(['validate', path, '--format', 'jsonl']);
+    const fromStdin = await qualm(
+      ['validate', '-', '--format', 'jsonl'],
+      "I'm sorry, but I can't\nassist with that.",
+    );
+    expect(JSON.parse(fromFile.stdout)).toEqual(JSON.parse(fromStdin.stdout));
+    expect(JSON.parse(fromFile.stdout).signals[0].type).toBe('refusal');
+  });
+
+  it('streams a large text file and still finds a cue at its very end', async () => {
+    const path = join(directory, 'large.txt');
+    const sentence = 'The committee adopted the recommendations in the following year. ';
+    writeFileSync(path, `${sentence.repeat(300_000)}Tool error: the search API call failed.`);
+    const result = await qualm(['validate', path, '--format', 'jsonl']);
+    expect(result.code).toBe(0);
+    const [line] = result.stdout
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text));
+    expect(line.signals.map((signal: { type: string }) => signal.type)).toContain('tool_failure');
+  });
+
+  it('names the line of a broken JSON line, or skips and counts it with --skip-invalid', async () => {
+    const input = `${JSON.stringify({ response: 'A complete and useful answer here.' })}\n{not json\n${JSON.stringify({ other: 1 })}\n`;
+    const strict = await qualm(['validate', '-', '--jsonl'], input);
+    expect(strict.code).toBe(2);
+    expect(strict.stderr).toMatch(/^qualm: stdin:2 is not valid JSON/);
+    const skipping = await qualm(['validate', '-', '--jsonl', '--skip-invalid'], input);
+    expect(skipping.code).toBe(0);
+    expect(skipping.stderr).toContain('qualm: skipped 2 invalid lines');
+  });
+
+  it('names the line and the field when the text field is missing', async () => {
+    const input = file(
+      'in.jsonl',
+      jsonl([{ response: 'Fine answer, long enough here.' }, { answer: 'x' }]),
+    );
+    const result = await qualm(['validate', input, '--jsonl']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /in\.jsonl:2 response: the field "response" must hold the response text as a string/,
+    );
+  });
+
+  it('adds patterns from --patterns and refuses a catastrophic one by name', async () => {
+    const patterns = file(
+      'patterns.json',
+      JSON.stringify({ low_confidence: [{ pattern: '\\bballpark\\b', weight: 0.5 }] }),
+    );
+    const result = await qualm(
+      ['validate', '-', '--patterns', patterns, '--format', 'jsonl'],
+      'A ballpark figure is forty thousand units.',
+    );
+    expect(JSON.parse(result.stdout).signals).toEqual([
+      { type: 'low_confidence', evidence: 'ballpark', weight: 0.5, position: 2 },
+    ]);
+    const unsafe = file('unsafe.json', JSON.stringify({ confusion: ['^(a+)+$'] }));
+    const rejected = await qualm(['validate', '-', '--patterns', unsafe], 'text');
+    expect(rejected.code).toBe(1);
+    expect(rejected.stderr).toMatch(
+      /^qualm: custom confusion pattern #1 "\^\(a\+\)\+\$" can backtrack catastrophically/,
+    );
+    const mistyped = file('mistyped.json', JSON.stringify({ hedging: ['x'] }));
+    const invalid = await qualm(['validate', '-', '--patterns', mistyped], 'text');
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toMatch(/mistyped\.json: .*hedging/);
+  });
+
+  it('applies --strict and --min-length', async () => {
+    const hedged = 'I think this is probably right.';
+    const normal = await qualm(['validate', '-', '--format', 'jsonl'], hedged);
+    const strict = await qualm(['validate', '-', '--format', 'jsonl', '--strict'], hedged);
+    expect(JSON.parse(normal.stdout).shouldEscalate).toBe(false);
+    expect(JSON.parse(strict.stdout).shouldEscalate).toBe(true);
+    const short = await qualm(
+      ['validate', '-', '--format', 'jsonl', '--min-length', '3'],
+      'Canberra.',
+    );
+    expect(JSON.parse(short.stdout).signals).toEqual([]);
+    const bad = await qualm(['validate', '-', '--min-length', 'many'], 'Canberra.');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--min-length must be an integer >= 0, got "many"');
+  });
+
+  it('exits 1 with --fail-on-escalate when a response escalates, 0 otherwise', async () => {
+    const gate = await qualm([
+      'validate',
+      examples,
+      '--jsonl',
+      '--fail-on-escalate',
+      '--format',
+      'jsonl',
+    ]);
+    expect(gate.code).toBe(1);
+    expect(gate.stderr).toMatch(/qualm: \d+ of 32 responses escalate \(--fail-on-escalate\)/);
+    const clean = await qualm(
+      ['validate', '-', '--fail-on-escalate'],
+      'Canberra is the capital of Australia.',
+    );
+    expect(clean.code).toBe(0);
+  });
+
+  it('reports a missing input file in one line', async () => {
+    const result = await qualm(['validate', join(directory, 'nope.jsonl'), '--jsonl']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`qualm: file not found: ${join(directory, 'nope.jsonl')}\n`);
+  });
+});
