@@ -206,6 +206,17 @@ describe('the run-file reader', () => {
     expect(error.message).toContain(':2: is not valid JSON');
   });
 
+  it('reports a truncated gzip run file with the last line read', async () => {
+    const text = Array.from({ length: 500 }, (_, index) =>
+      JSON.stringify({ question_id: `q${index}`, hypothesis: `answer ${index} `.repeat(10) }),
+    ).join('\n');
+    const compressed = gzipSync(text);
+    const path = join(folder.path, 'cut.jsonl.gz');
+    await writeFile(path, compressed.subarray(0, compressed.length - 50));
+    const error = await failure(readRunFile(path));
+    expect(error.message).toMatch(/cut\.jsonl\.gz: truncated or corrupt gzip data after line \d+/);
+  });
+
   it('skips and counts invalid lines when asked', async () => {
     const path = await writeData(
       join(folder.path, 'run.jsonl'),

@@ -65,14 +65,9 @@ export async function* streamLongMemEval(path: string): AsyncGenerator<LongMemEv
       try {
         next = await chunks.next();
       } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        const what =
-          typeof code === 'string' && code.startsWith('Z_')
-            ? 'truncated or corrupt gzip data'
-            : 'cannot read the file';
         throw new BenchmarkError(
           BenchmarkErrorCode.INVALID_INPUT,
-          `${path}: ${what} ${where()} (${(error as Error).message})`,
+          `${path}: ${readProblem(error)} ${where()} (${(error as Error).message})`,
           { cause: error },
         );
       }
@@ -121,6 +116,14 @@ export async function loadLongMemEval(path: string): Promise<Map<string, LongMem
     index += 1;
   }
   return questions;
+}
+
+// zlib's errors carry Z_… codes: the bytes are not complete gzip data
+function readProblem(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('Z_')
+    ? 'truncated or corrupt gzip data'
+    : 'cannot read the file';
 }
 
 function parseQuestion(path: string, index: number, bytes: Buffer): LongMemEvalQuestion {
@@ -210,7 +213,7 @@ export async function readRunFile(
     if (error instanceof BenchmarkError) throw error;
     throw new BenchmarkError(
       BenchmarkErrorCode.INVALID_INPUT,
-      `${path}: cannot read the file after line ${lineNumber}: ${(error as Error).message}`,
+      `${path}: ${readProblem(error)} after line ${lineNumber} (${(error as Error).message})`,
       { cause: error },
     );
   } finally {
