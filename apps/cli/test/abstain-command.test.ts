@@ -1,0 +1,132 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { qualm } from './qualm-process.js';
+
+let folder: string;
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'qualm-abstain-'));
+  await writeFile(
+    join(folder, 'notes.txt'),
+    'I adopted a cat named Luna last spring.\n\nWe drove to the coast in June.\n',
+  );
+  await writeFile(
+    join(folder, 'notes.jsonl'),
+    '"I adopted a cat named Luna."\n{"text": "We drove to the coast."}\n',
+  );
+  await writeFile(join(folder, 'broken.jsonl'), '"fine"\n{"text": \n');
+});
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+describe('qualm abstain', () => {
+  it('abstains, with exit status 1, when the evidence never mentions what the question names', async () => {
+    const result = await qualm([
+      'abstain',
+      '--question',
+      'What is the name of my hamster?',
+      '--answer',
+      'Biscuit.',
+      '--evidence',
+      join(folder, 'notes.txt'),
+      '--no-nli',
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^verdict\s+abstain \(low_coverage\)/m);
+    expect(result.stdout).toContain('missing: "hamster"');
+  });
+
+  it('lets a supported answer stand, with exit status 0, and prints the layers as JSON', async () => {
+    const result = await qualm([
+      'abstain',
+      '--question',
+      'What is the name of my cat?',
+      '--answer',
+      'Luna.',
+      '--evidence',
+      join(folder, 'notes.jsonl'),
+      '--no-nli',
+      '--format',
+      'json',
+    ]);
+    expect(result.code).toBe(0);
+    const output = JSON.parse(result.stdout);
+    expect(output).toMatchObject({ shouldAbstain: false, reason: null });
+    expect(output.layers.retrieval.hits).toBe(1);
+    expect(output.layers.retrieval.coverage.terms[0]).toMatchObject({
+      covered: true,
+      matchedAs: 'cat',
+    });
+    expect(output.layers.grounding).toMatchObject({ enabled: false });
+    expect(output.layers.hedging).toMatchObject({ enabled: true, nonAnswer: false });
+  });
+
+  it('takes inline passages and a threshold', async () => {
+    const args = [
+      'abstain',
+      '--question',
+      'What is the name of my hamster?',
+      '--answer',
+      'Biscuit.',
+      '--context',
+      'My cat is Luna.',
+      '--no-nli',
+    ];
+    expect((await qualm(args)).code).toBe(1);
+    expect((await qualm([...args, '--abstention-threshold', '1'])).code).toBe(0);
+  });
+
+  it('gives one clear line and exit status 2 for bad input', async () => {
+    const missing = await qualm([
+      'abstain',
+      '--question',
+      'Where?',
+      '--evidence',
+      join(folder, 'nope.txt'),
+      '--no-nli',
+    ]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(`qualm: file not found: ${join(folder, 'nope.txt')}\n`);
+    const broken = await qualm([
+      'abstain',
+      '--question',
+      'Where?',
+      '--evidence',
+      join(folder, 'broken.jsonl'),
+      '--no-nli',
+    ]);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/^qualm: .*broken\.jsonl:2 is not valid JSON/);
+    const threshold = await qualm([
+      'abstain',
+      '--question',
+      'Where?',
+      '--abstention-threshold',
+      'high',
+      '--no-nli',
+    ]);
+    expect(threshold.code).toBe(2);
+    expect(threshold.stderr).toContain(
+      '--abstention-threshold must be a number >= 0 <= 1, got "high"',
+    );
+  });
+
+  it('says how to provide the NLI model when it cannot be loaded', async () => {
+    const result = await qualm([
+      'abstain',
+      '--question',
+      'Where?',
+      '--answer',
+      'Porto.',
+      '--context',
+      'We moved to Porto.',
+      '--models-dir',
+      join(folder, 'no-models'),
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^qualm: .*pass --no-nli\)\n$/);
+    expect(result.stderr.split('\n').length).toBe(2);
+  });
+});
