@@ -23,6 +23,9 @@ const tokenPattern = new RegExp(
 const nonAscii = /[\u0080-\uffff]/;
 const asciiWord = /^[a-z]+$/;
 const separatedNumber = /^\p{N}+(?:[.,]\p{N}+)+$/u;
+const apostrophe = 0x27;
+const period = 0x2e;
+const comma = 0x2c;
 const contractionSuffixes = new Set(['s', 'd', 'll', 're', 've', 'm']);
 const irregularNegations: Readonly<Record<string, string>> = {
   ca: 'can',
@@ -84,23 +87,23 @@ export class Analyzer {
       while (index < length) {
         const code = folded.charCodeAt(index);
         if (isAsciiWordCharacter(code)) {
-          if (code > 57) digitsOnly = false;
+          if (!isDigit(code)) digitsOnly = false;
           index += 1;
           continue;
         }
         const next = index + 1 < length ? folded.charCodeAt(index + 1) : 0;
-        if (code === 39 && isAsciiWordCharacter(next)) {
+        if (code === apostrophe && isAsciiWordCharacter(next)) {
           digitsOnly = false;
           index += 1;
           continue;
         }
-        if (digitsOnly && (code === 46 || code === 44) && next >= 48 && next <= 57) {
+        if (digitsOnly && (code === period || code === comma) && isDigit(next)) {
           // a separated number ends where its digits end ("3.5km" → "3.5", "km")
           index += 1;
           while (index < length) {
             const digit = folded.charCodeAt(index);
-            if (digit >= 48 && digit <= 57) index += 1;
-            else if ((digit === 46 || digit === 44) && isDigit(folded.charCodeAt(index + 1)))
+            if (isDigit(digit)) index += 1;
+            else if ((digit === period || digit === comma) && isDigit(folded.charCodeAt(index + 1)))
               index += 1;
             else break;
           }
@@ -126,10 +129,10 @@ export class Analyzer {
   private termOf(token: string): string {
     let word = token;
     if (separatedNumber.test(word)) return word.replaceAll(',', '');
-    const apostrophe = word.search(/['’]/);
-    if (apostrophe > 0) {
-      const base = word.slice(0, apostrophe);
-      const suffix = word.slice(apostrophe + 1).replaceAll('’', "'");
+    const split = word.search(/['’]/);
+    if (split > 0) {
+      const base = word.slice(0, split);
+      const suffix = word.slice(split + 1).replaceAll('’', "'");
       if (contractionSuffixes.has(suffix)) {
         word = base;
       } else if (suffix === 't' && base.endsWith('n')) {
@@ -145,12 +148,13 @@ export class Analyzer {
   }
 }
 
+// character codes: '0'–'9' are 0x30–0x39, 'a'–'z' are 0x61–0x7a
 function isDigit(code: number): boolean {
-  return code >= 48 && code <= 57;
+  return code >= 0x30 && code <= 0x39;
 }
 
 function isAsciiWordCharacter(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+  return (code >= 0x61 && code <= 0x7a) || isDigit(code);
 }
 
 /** The analyzer used when none is given: English stop words and Porter stemming. */
