@@ -219,7 +219,9 @@ function truthfulQa(path: string): void {
           fixed(precision),
           fixed(recall),
           fixed(f1),
-          rate(inSplit.filter((item) => !uninformative(item)).map((item) => item.result)),
+          predictionName === 'escalates'
+            ? rate(inSplit.filter((item) => !uninformative(item)).map((item) => item.result))
+            : '',
         ]);
       }
       if (name === 'default options' && split === 'dev') {

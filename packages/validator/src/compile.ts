@@ -255,10 +255,15 @@ function isWordChar(character: string | undefined): boolean {
  * Merges triggers so that no literal is a prefix of another: at any position at most one of them
  * matches, so the matched text names its bucket.
  */
-function mergeTriggers(patterns: CompiledPattern[]): Map<string, TriggerBucket> {
+function mergeTriggers(patterns: CompiledPattern[], maxLength: number): Map<string, TriggerBucket> {
   const buckets = new Map<string, TriggerBucket>();
   for (const pattern of patterns) {
-    for (const trigger of pattern.triggers ?? []) {
+    for (const whole of pattern.triggers ?? []) {
+      // a shorter literal still starts every match, so cutting one is always safe
+      const trigger =
+        whole.literal.length > maxLength
+          ? { ...whole, literal: whole.literal.slice(0, maxLength), trailingBoundary: false }
+          : whole;
       const existing = buckets.get(trigger.literal);
       if (existing) {
         existing.trigger = {
@@ -310,6 +315,8 @@ function buildPrefilter(buckets: TriggerBucket[]): RegExp | undefined {
   return new RegExp(parts.join('|'), 'gi');
 }
 
+const MAX_PREFILTER_SOURCE = 16_000;
+
 /** Compiles the built-in and custom patterns; custom ones are checked for ReDoS first. */
 export function compilePatterns(options: {
   customPatterns?: CustomPatterns | undefined;
@@ -357,16 +364,29 @@ export function compilePatterns(options: {
     }
   }
   const patterns = specs.map(compileSpec);
-  const buckets = mergeTriggers(patterns.filter((pattern) => pattern.triggers !== undefined));
-  const all = [...buckets.values()];
-  const anywhere = all.filter((bucket) =>
-    bucket.patterns.some((pattern) => pattern.region === 'anywhere'),
-  );
+  const fast = patterns.filter((pattern) => pattern.triggers !== undefined);
+  // V8 compiles a regular expression whose source is over 20 KB without its optimisations, which
+  // makes it many times slower; shorter triggers make a smaller prefilter
+  let maxLength = 12;
+  let buckets: Map<string, TriggerBucket>;
+  let prefilterAll: RegExp | undefined;
+  let prefilterAnywhere: RegExp | undefined;
+  for (;;) {
+    buckets = mergeTriggers(fast, maxLength);
+    const all = [...buckets.values()];
+    prefilterAll = buildPrefilter(all);
+    prefilterAnywhere = buildPrefilter(
+      all.filter((bucket) => bucket.patterns.some((pattern) => pattern.region === 'anywhere')),
+    );
+    const size = Math.max(prefilterAll?.source.length ?? 0, prefilterAnywhere?.source.length ?? 0);
+    if (size <= MAX_PREFILTER_SOURCE || maxLength <= 2) break;
+    maxLength -= 2;
+  }
   return {
     patterns,
     plain: patterns.filter((pattern) => pattern.triggers === undefined),
-    prefilterAll: buildPrefilter(all),
-    prefilterAnywhere: buildPrefilter(anywhere),
+    prefilterAll,
+    prefilterAnywhere,
     buckets,
     reach: Math.max(0, ...patterns.map((pattern) => pattern.reach)),
     behind: Math.max(0, ...patterns.map((pattern) => pattern.behind)),

@@ -434,7 +434,7 @@ export interface PatternShape {
 
 const MAX_TRIGGERS_PER_PATTERN = 256;
 // a trigger this long is rare enough; stopping here keeps the combinations of long phrases few
-const MAX_TRIGGER_LENGTH = 20;
+const MAX_TRIGGER_LENGTH = 16;
 
 /** A way a stretch of pattern can begin: the literal it starts with, and what comes after. */
 interface Continuation {

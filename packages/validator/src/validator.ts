@@ -182,14 +182,25 @@ export function createStreamingValidator(options?: ValidatorOptions): StreamingV
 }
 
 /**
- * Assesses a response with the straightforward scan (each pattern searched over the whole text on
- * its own). Same result as the validator; for cross-checks and benchmarks.
+ * A validator that uses the straightforward scan: each pattern searched over the whole text on its
+ * own. Same results as {@link createValidator}; kept for cross-checks and as the benchmark's
+ * reference. Not part of the public API.
  */
+export function createReferenceValidator(options?: ValidatorOptions): Pick<Validator, 'validate'> {
+  const resolved = resolveOptions(options);
+  const set = patternSetFor(resolved);
+  return {
+    validate(text: string): ResponseQuality {
+      assertText(text, 'the response');
+      return validateWith(set, resolved, text, scanTextReference);
+    },
+  };
+}
+
+/** {@link createReferenceValidator} for one response. */
 export function validateResponseReference(
   text: string,
   options?: ValidatorOptions,
 ): ResponseQuality {
-  assertText(text, 'the response');
-  const resolved = resolveOptions(options);
-  return validateWith(patternSetFor(resolved), resolved, text, scanTextReference);
+  return createReferenceValidator(options).validate(text);
 }

@@ -37,3 +37,26 @@ describe('the prefilter scan', () => {
     }
   });
 });
+
+describe('a large custom pattern set', () => {
+  it('keeps the prefilter small enough for V8 to optimise, and still exact', async () => {
+    const { compilePatterns } = await import('../src/compile.js');
+    const words = Array.from({ length: 400 }, (_, index) => `keyword${index.toString(36)}phrase`);
+    const customPatterns = {
+      low_confidence: words.map((word) => ({
+        pattern: `\\b${word} (?:one|two|three) more\\b`,
+        weight: 0.1,
+      })),
+    };
+    const set = compilePatterns({ customPatterns });
+    expect(set.prefilterAll?.source.length).toBeLessThanOrEqual(16_000);
+    const validator = createValidator({ customPatterns });
+    const text = `Some text, then ${words[123]} two more, and ${words[399]} three more.`;
+    const result = validator.validate(text);
+    expect(result.signals.map((signal) => signal.evidence)).toEqual([
+      `${words[123]} two more`,
+      `${words[399]} three more`,
+    ]);
+    expect(result).toEqual(validateResponseReference(text, { customPatterns }));
+  }, 120_000);
+});

@@ -10,10 +10,7 @@ describe('finding the literals every match starts with', () => {
       "i'm not sure",
       'i am not sure',
     ]);
-    expect(literals(String.raw`\b(?:an )?error occurred`)).toEqual([
-      'an error occurred',
-      'error occurred',
-    ]);
+    expect(literals(String.raw`\b(?:an )?error\b`)).toEqual(['an error', 'error']);
   });
 
   it('treats runs of blanks and any apostrophe alike', () => {
@@ -52,5 +49,11 @@ describe('bounding how far a match reaches', () => {
 
   it('measures look-behind', () => {
     expect(analysePattern(String.raw`(?<!if\s{1,3})x`, '').behind).toBe(5);
+  });
+});
+
+describe('long phrases', () => {
+  it('keep only the first characters as their trigger', () => {
+    expect(literals(String.raw`\bthe response was truncated\b`)).toEqual(['the response was']);
   });
 });

@@ -6,6 +6,7 @@ import {
   type ResponseQuality,
   SIGNAL_TYPES,
   type Validator,
+  ValidatorError,
   type ValidatorOptions,
 } from '@qualm/validator';
 import { type Command, Option } from 'commander';
@@ -118,11 +119,19 @@ function validatorFrom(flags: ValidateFlags): Validator {
       integer: true,
     });
   }
-  if (flags.patterns !== undefined) {
-    const customPatterns = readPatterns(flags.patterns);
-    if (customPatterns !== undefined) options.customPatterns = customPatterns;
+  if (flags.patterns === undefined) return createValidator(options);
+  const customPatterns = readPatterns(flags.patterns);
+  if (customPatterns !== undefined) options.customPatterns = customPatterns;
+  try {
+    return createValidator(options);
+  } catch (error) {
+    if (error instanceof ValidatorError) {
+      throw new CliError(CliErrorCode.INVALID_INPUT, `${flags.patterns}: ${error.message}`, {
+        cause: error,
+      });
+    }
+    throw error;
   }
-  return createValidator(options);
 }
 
 const lineShape = (field: string, idField: string | undefined) =>
