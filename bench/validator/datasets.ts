@@ -119,7 +119,9 @@ export function loadRefusalBench(directory: string): {
   const rows: LabelledResponse[] = [];
   let unjoined = 0;
   const evalDirectory = join(directory, 'eval');
-  for (const file of readdirSync(evalDirectory).filter((name) => name.endsWith('.csv')).sort()) {
+  for (const file of readdirSync(evalDirectory)
+    .filter((name) => name.endsWith('.csv'))
+    .sort()) {
     for (const record of readCsvRecords(join(evalDirectory, file))) {
       const key = `${record.prompt_id}|${record.model}|${record.trial_idx}`;
       const label = labels.get(key);

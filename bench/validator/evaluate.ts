@@ -3,7 +3,7 @@
  *
  *   pnpm eval:validator [--data DIR] [--examples N]
  *
- * DIR defaults to ../shared/data/responses next to the repository (or QUALM_RESPONSES_DATA).
+ * DIR defaults to ../shared/data/responses next to the repository.
  * Rows are split by a hash of their key: patterns were tuned on `dev` only; `test` is the figure
  * to report. `--examples N` prints up to N misjudged dev rows per data set, never test rows.
  */
@@ -28,9 +28,7 @@ function argument(name: string): string | undefined {
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dataRoot = resolve(
-  argument('--data') ??
-    process.env.QUALM_RESPONSES_DATA ??
-    join(repositoryRoot, '..', 'shared', 'data', 'responses'),
+  argument('--data') ?? join(repositoryRoot, '..', 'shared', 'data', 'responses'),
 );
 const exampleCount = Number(argument('--examples') ?? 0);
 
@@ -291,7 +289,7 @@ const located = locateData(dataRoot);
 if (!located.refusalBench && !located.truthfulQa && !located.haluEval) {
   console.log(
     `No labelled response data at ${dataRoot}: nothing to evaluate.\n` +
-      'Point --data (or QUALM_RESPONSES_DATA) at a folder with refusalbench/, truthfulqa/ and halueval/.',
+      'Point --data at a folder with refusalbench/, truthfulqa/ and halueval/.',
   );
   process.exit(0);
 }

@@ -72,7 +72,8 @@ export function makeProse(length: number, seed = 1): string {
   let inParagraph = 0;
   while (total < length) {
     const sentence = SENTENCES[Math.floor(random() * SENTENCES.length)] ?? SENTENCES[0];
-    const separator = inParagraph === 0 ? '' : inParagraph > 3 && random() < 0.3 ? PARAGRAPH_BREAK : ' ';
+    const separator =
+      inParagraph === 0 ? '' : inParagraph > 3 && random() < 0.3 ? PARAGRAPH_BREAK : ' ';
     if (separator === PARAGRAPH_BREAK) inParagraph = 0;
     parts.push(separator, sentence);
     total += separator.length + sentence.length;
