@@ -2,6 +2,7 @@ export type { PatternDefinition } from './default-patterns.js';
 export { DEFAULT_PATTERNS } from './default-patterns.js';
 export { ValidatorError, ValidatorErrorCode } from './errors.js';
 export type { StreamingValidator } from './streaming.js';
+export type { SummarizableResult } from './summary.js';
 export { getQualitySummary } from './summary.js';
 export type {
   CustomPatterns,

@@ -6,8 +6,13 @@ import {
   type SignalType,
 } from './types.js';
 
+/** What a summary reads of an assessment; a whole ResponseQuality will do. */
+export type SummarizableResult = Pick<ResponseQuality, 'score' | 'shouldEscalate'> & {
+  signals: readonly { type: SignalType }[];
+};
+
 /** Aggregates assessments: average score, escalation rate (escalated / total), common issues. */
-export function getQualitySummary(results: readonly ResponseQuality[]): QualitySummary {
+export function getQualitySummary(results: readonly SummarizableResult[]): QualitySummary {
   if (!Array.isArray(results as unknown)) {
     throw new ValidatorError(
       ValidatorErrorCode.INVALID_INPUT,

@@ -5,6 +5,7 @@ import {
   type QualitySummary,
   type ResponseQuality,
   SIGNAL_TYPES,
+  type SummarizableResult,
   type Validator,
   ValidatorError,
   type ValidatorOptions,
@@ -286,23 +287,28 @@ export function registerValidate(program: Command): void {
         );
       }
       const validator = validatorFrom(flags);
+      // jsonl output goes out line by line; only what the summary needs is kept of each result
       const rows: Row[] = [];
+      const tallies: SummarizableResult[] = [];
+      const take = (row: Row) => {
+        tallies.push({
+          score: row.result.score,
+          shouldEscalate: row.result.shouldEscalate,
+          signals: row.result.signals.map(({ type }) => ({ type })),
+        });
+        if (flags.format === 'jsonl') {
+          process.stdout.write(`${JSON.stringify(jsonlRecord(row))}\n`);
+        } else {
+          rows.push(row);
+        }
+      };
       let skipped = 0;
       if (flags.jsonl) {
-        ({ skipped } = await validateLines(validator, file, flags, (row) => {
-          rows.push(row);
-          if (flags.format === 'jsonl') {
-            process.stdout.write(`${JSON.stringify(jsonlRecord(row))}\n`);
-          }
-        }));
+        ({ skipped } = await validateLines(validator, file, flags, take));
       } else {
-        rows.push(...(await validateText(validator, file)));
-        if (flags.format === 'jsonl') {
-          process.stdout.write(`${JSON.stringify(jsonlRecord(rows[0] as Row))}\n`);
-        }
+        for (const row of await validateText(validator, file)) take(row);
       }
-      const results = rows.map((row) => row.result);
-      const summary = getQualitySummary(results);
+      const summary = getQualitySummary(tallies);
       if (flags.format === 'json') {
         const document = {
           results: rows.map((row) => ({
