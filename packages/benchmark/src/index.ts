@@ -12,7 +12,42 @@ export {
   tradeoffChart,
   writeCalibrationReport,
 } from './longmemeval/calibration.js';
+export {
+  type EvaluationOptions,
+  type EvaluationRun,
+  type JudgedQuestion,
+  type JudgeVerdict,
+  judgeHypothesis,
+  judgeLabel,
+  judgePrompt,
+  resolveJudgeModel,
+  runEvaluation,
+} from './longmemeval/evaluator.js';
+export {
+  formatHistory,
+  type HistoryChunk,
+  type HistoryContent,
+  type HistoryFormat,
+  type HistoryOptions,
+  type HistorySource,
+  type HistoryTurn,
+  historyFormats,
+  historySources,
+  pythonJsonDumps,
+  selectHistory,
+} from './longmemeval/history.js';
 export { JsonArraySplitter, JsonArraySyntaxError } from './longmemeval/json-array-splitter.js';
+export {
+  ABSTENTION_JUDGE_TEMPLATE,
+  DEFAULT_JUDGE_MODEL,
+  FACTUAL_JUDGE_TEMPLATE,
+  JUDGE_MAX_TOKENS,
+  JUDGE_MODEL_ALIASES,
+  JUDGE_TEMPLATES_BY_TYPE,
+  KNOWLEDGE_UPDATE_JUDGE_TEMPLATE,
+  PREFERENCE_JUDGE_TEMPLATE,
+  TEMPORAL_JUDGE_TEMPLATE,
+} from './longmemeval/judge-prompts.js';
 export {
   joinRunWithQuestions,
   loadLongMemEval,
@@ -30,6 +65,31 @@ export {
   QUESTION_TYPES,
 } from './longmemeval/qa-metrics.js';
 export {
+  buildReaderPrompt,
+  checkReaderOptions,
+  type ReaderOptions,
+  type ReaderPrompt,
+  type ReaderRecord,
+  type ReaderRun,
+  type ReaderRunOptions,
+  type RunFailure,
+  type RunProgress,
+  readQuestion,
+  runReader,
+} from './longmemeval/reader.js';
+export {
+  DIRECT_READER_TEMPLATE,
+  fillTemplate,
+  NO_HISTORY_READER_TEMPLATE,
+  NO_HISTORY_STEP_BY_STEP_SUFFIX,
+  NOTE_EXTRACTION_TEMPLATE,
+  NOTE_MAX_TOKENS,
+  type ReadingMethod,
+  readerMaxTokens,
+  readingMethods,
+  STEP_BY_STEP_READER_TEMPLATE,
+} from './longmemeval/reader-prompts.js';
+export {
   ABSTENTION_REASONS,
   type AbstentionRule,
   type ReplayDetection,
@@ -45,6 +105,24 @@ export {
   summarizeReplay,
   thresholdRule,
 } from './longmemeval/replay.js';
+export {
+  abstentionChart,
+  accuracyChart,
+  type LongMemEvalReport,
+  type LongMemEvalReportOptions,
+  type ReportChart,
+  type ReportRun,
+  readCalibrationReport,
+  reportHtml,
+  reportMarkdown,
+  runNames,
+  writeLongMemEvalReport,
+} from './longmemeval/report.js';
+export {
+  forEachConcurrently,
+  openResumableOutput,
+  type ResumableOutput,
+} from './longmemeval/resumable-output.js';
 export {
   buildRetrievalCorpus,
   type LongMemEvalDocumentMetadata,
@@ -76,6 +154,19 @@ export {
   type RetrieverKind,
   retrieverKinds,
 } from './longmemeval/retrievers.js';
+export {
+  type EvalResultLine,
+  evalResultLineSchema,
+  type HypothesisLine,
+  hypothesisLineSchema,
+  loadQuestionTypes,
+  qaMetricsMarkdown,
+  qaMetricsText,
+  type RunScore,
+  readEvalResults,
+  readRunRecords,
+  scoreEvalResults,
+} from './longmemeval/run-metrics.js';
 export {
   formatIssues,
   isAbstentionQuestion,

@@ -1,0 +1,417 @@
+import {
+  addUsage,
+  type ChatClient,
+  emptyUsage,
+  JudgeError,
+  JudgeErrorCode,
+  type TokenUsage,
+} from '@qualm/judge';
+import {
+  type AbstentionDetector,
+  type AbstentionReason,
+  FullTextIndex,
+  type RetrievalHit,
+  withAbstention,
+} from '@qualm/search-core';
+import { BenchmarkError, BenchmarkErrorCode } from '../errors.js';
+import {
+  formatHistory,
+  type HistoryChunk,
+  type HistoryOptions,
+  historyFormats,
+  historySources,
+  pythonJsonDumps,
+  selectHistory,
+} from './history.js';
+import { streamLongMemEval } from './loader.js';
+import {
+  DIRECT_READER_TEMPLATE,
+  fillTemplate,
+  NO_HISTORY_READER_TEMPLATE,
+  NO_HISTORY_STEP_BY_STEP_SUFFIX,
+  NOTE_EXTRACTION_TEMPLATE,
+  NOTE_MAX_TOKENS,
+  type ReadingMethod,
+  readerMaxTokens,
+  readingMethods,
+  STEP_BY_STEP_READER_TEMPLATE,
+} from './reader-prompts.js';
+import { sessionDocuments } from './replay.js';
+import { forEachConcurrently, openResumableOutput } from './resumable-output.js';
+import type { LongMemEvalQuestion } from './schema.js';
+
+/** Options of the LongMemEval reader. */
+export interface ReaderOptions {
+  /** The answering model (the harness also writes chain-of-note notes with it). */
+  client: ChatClient;
+  /** Reading method (`cot`): see {@link ReadingMethod}. */
+  method?: ReadingMethod;
+  /** Which history the reader sees and how it is written. */
+  history: HistoryOptions;
+  /**
+   * With a detector, each answer passes through the search-core reader wrapper: the evidence is a
+   * full-text search of the sessions the reader saw, and an answer the detector does not trust
+   * becomes "I don't have enough information to answer this question.".
+   */
+  detector?: AbstentionDetector;
+  /** Reply length of the answer call (500 for direct reading, 800 otherwise, as the harness). */
+  maxTokens?: number;
+  signal?: AbortSignal;
+}
+
+/** The prompt a reader sends for one question, the chunks it was written from, and the notes' cost. */
+export interface ReaderPrompt {
+  prompt: string;
+  /** The chunks shown, before sorting by date (notes in place of the sessions with `con`). */
+  chunks: HistoryChunk[];
+  /** Sessions the chunks come from, by haystack position. */
+  sessionIndexes: number[];
+  /** Tokens of the chain-of-note calls (zero for other methods). */
+  usage: TokenUsage;
+}
+
+/** One line of a reader output: the official `{question_id, hypothesis}` and what qualm adds. */
+export interface ReaderRecord {
+  question_id: string;
+  hypothesis: string;
+  /** With a detector: whether it replaced the answer. */
+  abstained?: boolean;
+  abstentionReason?: AbstentionReason | null;
+  /** With a detector: the reader's own answer, kept whether or not it was replaced. */
+  originalAnswer?: string;
+  /** Tokens and calls spent on this question. */
+  usage: TokenUsage;
+}
+
+/** Checks reader options before any call, so a bad setting fails once and not per question. */
+export function checkReaderOptions(options: Pick<ReaderOptions, 'method' | 'history'>): void {
+  const method = options.method ?? 'cot';
+  if (!readingMethods.includes(method)) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_CONFIG,
+      `unknown reading method "${String(method)}" (expected ${readingMethods.join(', ')})`,
+    );
+  }
+  if (!historySources.includes(options.history.source)) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_CONFIG,
+      `unknown history source "${String(options.history.source)}" (expected ${historySources.join(', ')})`,
+    );
+  }
+  const format = options.history.format ?? 'json';
+  if (!historyFormats.includes(format)) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_CONFIG,
+      `unknown history format "${String(format)}" (expected ${historyFormats.join(', ')})`,
+    );
+  }
+  if (method === 'con' && format === 'nl') {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_CONFIG,
+      'chain-of-note reading writes its notes as JSON: use the json history format with con',
+    );
+  }
+}
+
+/**
+ * Builds the reader's prompt for a question exactly as the harness's `prepare_prompt` does
+ * (github.com/xiaowu0162/LongMemEval, src/generation/run_generation.py): the chosen chunks, with
+ * `has_answer` removed; with `con`, each chunk first replaced by a reading note the model writes
+ * (`{"session_summary": note}`); then sorted by date and written as `### Session i:` blocks into
+ * the direct or step-by-step template with the `Current Date:` line. The history is not cut to the
+ * model's context length (the harness cuts it with the model's own tokenizer).
+ */
+export async function buildReaderPrompt(
+  question: LongMemEvalQuestion,
+  options: ReaderOptions,
+): Promise<ReaderPrompt> {
+  const method = options.method ?? 'cot';
+  const usage = emptyUsage();
+  if (options.history.source === 'none') {
+    const prompt = fillTemplate(NO_HISTORY_READER_TEMPLATE, [question.question]);
+    return {
+      prompt: method === 'direct' ? prompt : prompt + NO_HISTORY_STEP_BY_STEP_SUFFIX,
+      chunks: [],
+      sessionIndexes: [],
+      usage,
+    };
+  }
+  let chunks = await selectHistory(question, options.history);
+  if (chunks.length === 0) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_INPUT,
+      `question ${question.question_id}: the ${options.history.source} history is empty, so there is nothing to read`,
+    );
+  }
+  const sessionIndexes = [...new Set(chunks.map((chunk) => chunk.sessionIndex))];
+  if (method === 'con') {
+    const noted: HistoryChunk[] = [];
+    for (const chunk of chunks) {
+      const reply = await options.client.complete(
+        [
+          {
+            role: 'user',
+            content: fillTemplate(NOTE_EXTRACTION_TEMPLATE, [
+              chunk.date,
+              pythonJsonDumps(chunk.content),
+              question.question_date,
+              question.question,
+            ]),
+          },
+        ],
+        { temperature: 0, maxTokens: NOTE_MAX_TOKENS, signal: options.signal },
+      );
+      Object.assign(usage, addUsage(usage, reply.usage));
+      noted.push({ ...chunk, content: { session_summary: reply.text.trim() } });
+    }
+    chunks = noted;
+  }
+  const history = formatHistory(chunks, { format: options.history.format ?? 'json' });
+  const template = method === 'direct' ? DIRECT_READER_TEMPLATE : STEP_BY_STEP_READER_TEMPLATE;
+  return {
+    prompt: fillTemplate(template, [history, question.question_date, question.question]),
+    chunks,
+    sessionIndexes,
+    usage,
+  };
+}
+
+/**
+ * Answers one question: builds the prompt, asks the model at temperature 0 (the reply trimmed, as
+ * the harness does) and, with a detector, passes the answer through `withAbstention`.
+ */
+export async function readQuestion(
+  question: LongMemEvalQuestion,
+  options: ReaderOptions,
+): Promise<ReaderRecord> {
+  const method = options.method ?? 'cot';
+  const built = await buildReaderPrompt(question, options);
+  const usage = built.usage;
+  const answer = async () => {
+    const reply = await options.client.complete([{ role: 'user', content: built.prompt }], {
+      temperature: 0,
+      maxTokens: options.maxTokens ?? readerMaxTokens(method),
+      signal: options.signal,
+    });
+    Object.assign(usage, addUsage(usage, reply.usage));
+    return reply.text.trim();
+  };
+  if (!options.detector) {
+    const hypothesis = await answer();
+    return { question_id: question.question_id, hypothesis, usage };
+  }
+  const hits = evidenceHits(question, built.sessionIndexes, options.detector);
+  const result = await withAbstention(
+    answer,
+    options.detector,
+  )({
+    question: question.question,
+    hits,
+  });
+  return {
+    question_id: question.question_id,
+    hypothesis: result.answer,
+    abstained: result.abstained,
+    abstentionReason: result.abstentionReason,
+    originalAnswer: result.originalAnswer,
+    usage,
+  };
+}
+
+// the detector's evidence: the sessions the reader saw, every turn, searched with the question
+function evidenceHits(
+  question: LongMemEvalQuestion,
+  sessionIndexes: readonly number[],
+  detector: AbstentionDetector,
+): RetrievalHit[] {
+  const seen = new Set(sessionIndexes);
+  const documents = sessionDocuments(question).filter((_, index) => seen.has(index));
+  return new FullTextIndex(documents).searchSync(question.question, {
+    limit: Math.max(10, detector.config.evidenceHits ?? 0),
+  });
+}
+
+/** Progress of a resumable run. */
+export interface RunProgress {
+  /** Questions finished in this run, failed ones included. */
+  done: number;
+  /** Questions this run had to do (those already in the output are not counted). */
+  total: number;
+  failed: number;
+}
+
+/** A question a run could not finish; it is not written, so a rerun tries it again. */
+export interface RunFailure {
+  questionId: string;
+  code: string;
+  message: string;
+}
+
+/** Options of {@link runReader}. */
+export interface ReaderRunOptions extends Omit<ReaderOptions, 'signal'> {
+  /** A LongMemEval file (oracle, S or M; plain or .gz). */
+  dataPath: string;
+  /** JSON Lines output; answers are appended as they finish and a rerun skips those there. */
+  outPath: string;
+  /** Questions answered at the same time (4). */
+  concurrency?: number;
+  /** Answer only these questions. */
+  questionIds?: readonly string[];
+  /** Answer only the first n questions of the data (after `questionIds`). */
+  limit?: number;
+  onProgress?: (progress: RunProgress) => void;
+}
+
+/** The result of {@link runReader}. */
+export interface ReaderRun {
+  outPath: string;
+  /** Questions this run had to do. */
+  total: number;
+  /** Questions already in the output, skipped. */
+  alreadyDone: number;
+  written: number;
+  failures: RunFailure[];
+  /** Ids asked for with `questionIds` that the data lacks. */
+  missingIds: string[];
+  /** Tokens spent by this run, failed calls included. */
+  usage: TokenUsage;
+  /** Tokens recorded in the whole output, earlier runs included. */
+  outputUsage: TokenUsage;
+}
+
+/**
+ * Answers the questions of a LongMemEval file into a JSON Lines file of `{question_id,
+ * hypothesis}` (plus `abstained`, `abstentionReason`, `originalAnswer` with a detector, and
+ * `usage`), with a concurrency limit. Each answer is appended as soon as it finishes, so the order
+ * on disk is the order of completion, not of the data; a rerun with the same output does only the
+ * questions not there yet. A question whose call fails is not written and is listed in `failures`;
+ * a rejected API key stops the run.
+ */
+export async function runReader(options: ReaderRunOptions): Promise<ReaderRun> {
+  checkReaderOptions(options);
+  const concurrency = checkConcurrency(options.concurrency);
+  const output = openResumableOutput(options.outPath);
+  const plan = await planRun({
+    dataPath: options.dataPath,
+    doneIds: output.doneIds,
+    ...(options.questionIds ? { questionIds: options.questionIds } : {}),
+    ...(options.limit !== undefined ? { limit: options.limit } : {}),
+  });
+  const usage = emptyUsage();
+  const failures: RunFailure[] = [];
+  let written = 0;
+  let done = 0;
+  const controller = new AbortController();
+  const report = () =>
+    options.onProgress?.({ done, total: plan.pending.size, failed: failures.length });
+  const pendingQuestions = async function* () {
+    for await (const question of streamLongMemEval(options.dataPath)) {
+      if (plan.pending.has(question.question_id)) yield question;
+    }
+  };
+  await forEachConcurrently(pendingQuestions(), concurrency, async (question) => {
+    try {
+      const record = await readQuestion(question, { ...options, signal: controller.signal });
+      Object.assign(usage, addUsage(usage, record.usage));
+      output.append({ ...record });
+      written += 1;
+    } catch (error) {
+      if (isFatal(error)) {
+        controller.abort();
+        throw error;
+      }
+      if (error instanceof JudgeError) Object.assign(usage, addUsage(usage, error.usage));
+      failures.push(failureOf(question.question_id, error));
+    }
+    done += 1;
+    report();
+  });
+  return {
+    outPath: options.outPath,
+    total: plan.pending.size,
+    alreadyDone: plan.alreadyDone,
+    written,
+    failures,
+    missingIds: plan.missingIds,
+    usage,
+    outputUsage: addUsage(...output.records.map(recordedUsage)),
+  };
+}
+
+/** Which questions of a data file a resumable run still has to do. */
+export async function planRun(options: {
+  dataPath: string;
+  doneIds: ReadonlySet<string>;
+  questionIds?: readonly string[];
+  limit?: number;
+}): Promise<{ pending: Set<string>; alreadyDone: number; missingIds: string[] }> {
+  if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_CONFIG,
+      `limit must be a positive integer, got ${options.limit}`,
+    );
+  }
+  const wanted = options.questionIds ? new Set(options.questionIds) : undefined;
+  const found = new Set<string>();
+  const selected: string[] = [];
+  for await (const question of streamLongMemEval(options.dataPath)) {
+    const id = question.question_id;
+    if (wanted && !wanted.has(id)) continue;
+    found.add(id);
+    if (options.limit === undefined || selected.length < options.limit) selected.push(id);
+  }
+  const pending = new Set(selected.filter((id) => !options.doneIds.has(id)));
+  return {
+    pending,
+    alreadyDone: selected.length - pending.size,
+    missingIds: wanted ? [...wanted].filter((id) => !found.has(id)) : [],
+  };
+}
+
+/** Checks a concurrency limit (4 when not given). */
+export function checkConcurrency(concurrency: number | undefined): number {
+  const value = concurrency ?? 4;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_CONFIG,
+      `concurrency must be a positive integer, got ${value}`,
+    );
+  }
+  return value;
+}
+
+const fatalJudgeCodes = new Set<string>([
+  JudgeErrorCode.AUTHENTICATION_FAILED,
+  JudgeErrorCode.MISSING_CREDENTIALS,
+  JudgeErrorCode.INVALID_CONFIG,
+  JudgeErrorCode.ABORTED,
+]);
+
+/** Whether a failure would repeat on every question, so the run should stop at once. */
+export function isFatal(error: unknown): boolean {
+  if (error instanceof JudgeError) return fatalJudgeCodes.has(error.code);
+  if (error instanceof BenchmarkError) return error.code === BenchmarkErrorCode.INVALID_CONFIG;
+  return true;
+}
+
+/** A failure as a {@link RunFailure}. */
+export function failureOf(questionId: string, error: unknown): RunFailure {
+  const code =
+    error instanceof JudgeError || error instanceof BenchmarkError ? error.code : 'UNKNOWN';
+  return { questionId, code, message: error instanceof Error ? error.message : String(error) };
+}
+
+/** The usage a line of an output records, when it records one. */
+export function recordedUsage(record: Record<string, unknown>): TokenUsage | undefined {
+  const usage = record.usage as Partial<TokenUsage> | undefined;
+  if (typeof usage !== 'object' || usage === null) return undefined;
+  const count = (value: unknown) =>
+    typeof value === 'number' && Number.isFinite(value) ? value : 0;
+  return {
+    calls: count(usage.calls),
+    requests: count(usage.requests),
+    promptTokens: count(usage.promptTokens),
+    completionTokens: count(usage.completionTokens),
+    totalTokens: count(usage.totalTokens),
+  };
+}

@@ -1,0 +1,111 @@
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  truncateSync,
+} from 'node:fs';
+import { dirname } from 'node:path';
+import { BenchmarkError, BenchmarkErrorCode } from '../errors.js';
+
+/** A JSON Lines output that a rerun continues: what is already in it, and how to add to it. */
+export interface ResumableOutput {
+  path: string;
+  /** The lines already in the file, parsed, in file order. */
+  records: Record<string, unknown>[];
+  /** The `question_id` of every line already in the file. */
+  doneIds: Set<string>;
+  /** Appends one record as a line at once, so a killed run loses at most the line being written. */
+  append(record: Record<string, unknown>): void;
+}
+
+/**
+ * Opens a JSON Lines output for a resumable run. Lines already there count as done; a last line
+ * cut short by a killed run is dropped (and its question redone), a complete last line without
+ * its newline is kept. Any other line that is not a JSON object with a `question_id` is an error
+ * naming the line, since appending to a file that is not an output of this kind would spoil it.
+ */
+export function openResumableOutput(path: string): ResumableOutput {
+  const records: Record<string, unknown>[] = [];
+  const doneIds = new Set<string>();
+  if (existsSync(path)) {
+    if (statSync(path).isDirectory()) {
+      throw new BenchmarkError(BenchmarkErrorCode.INVALID_INPUT, `output is a directory: ${path}`);
+    }
+    let text = readFileSync(path, 'utf8');
+    if (text !== '' && !text.endsWith('\n')) {
+      const end = text.lastIndexOf('\n') + 1;
+      const last = text.slice(end);
+      if (parseRecord(last)) {
+        appendFileSync(path, '\n');
+        text += '\n';
+      } else {
+        truncateSync(path, Buffer.byteLength(text.slice(0, end)));
+        text = text.slice(0, end);
+      }
+    }
+    for (const [index, line] of text.split('\n').entries()) {
+      if (line.trim() === '') continue;
+      const record = parseRecord(line);
+      if (!record) {
+        throw new BenchmarkError(
+          BenchmarkErrorCode.INVALID_INPUT,
+          `${path}:${index + 1} is not a result line with a question_id; remove it or choose another output file`,
+        );
+      }
+      records.push(record);
+      doneIds.add(record.question_id as string);
+    }
+  } else {
+    mkdirSync(dirname(path), { recursive: true });
+  }
+  return {
+    path,
+    records,
+    doneIds,
+    append(record) {
+      appendFileSync(path, `${JSON.stringify(record)}\n`);
+      records.push(record);
+      doneIds.add(String(record.question_id));
+    },
+  };
+}
+
+function parseRecord(line: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    const record = value as Record<string, unknown>;
+    return typeof record.question_id === 'string' && record.question_id !== '' ? record : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs `work` on every item with at most `concurrency` at a time, pulling items only as slots
+ * free up (so a streamed source is never read far ahead). `work` handles its own failures; one that
+ * throws stops new items from starting, and its error is thrown once the running ones are done.
+ */
+export async function forEachConcurrently<Item>(
+  items: AsyncIterable<Item> | Iterable<Item>,
+  concurrency: number,
+  work: (item: Item) => Promise<void>,
+): Promise<void> {
+  const running = new Set<Promise<void>>();
+  let failure: { error: unknown } | undefined;
+  for await (const item of items) {
+    if (failure) break;
+    while (running.size >= concurrency) await Promise.race(running);
+    if (failure) break;
+    const task: Promise<void> = work(item)
+      .catch((error: unknown) => {
+        failure ??= { error };
+      })
+      .finally(() => running.delete(task));
+    running.add(task);
+  }
+  await Promise.all(running);
+  if (failure) throw failure.error;
+}

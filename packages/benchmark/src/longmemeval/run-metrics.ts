@@ -1,0 +1,243 @@
+import { z } from 'zod';
+import { BenchmarkError, BenchmarkErrorCode } from '../errors.js';
+import { openDataFile, streamLongMemEval } from './loader.js';
+import {
+  computeQaMetrics,
+  isExplicitAbstention,
+  type JudgedAnswer,
+  type QaMetrics,
+  QUESTION_TYPES,
+} from './qa-metrics.js';
+import { formatIssues } from './schema.js';
+
+/** A line of a hypotheses file: the official `{question_id, hypothesis}`, other fields kept. */
+export const hypothesisLineSchema = z.looseObject({
+  question_id: z.string().min(1),
+  hypothesis: z.string(),
+});
+
+/** A line of an eval-results file: a hypothesis with the judge's label, other fields kept. */
+export const evalResultLineSchema = z.looseObject({
+  question_id: z.string().min(1),
+  hypothesis: z.string(),
+  autoeval_label: z.object({ model: z.string(), label: z.boolean() }),
+  abstained: z.boolean().optional(),
+  originalAnswer: z.string().optional(),
+});
+
+/** A line of a hypotheses file. */
+export type HypothesisLine = z.infer<typeof hypothesisLineSchema>;
+
+/** A line of an eval-results file. */
+export type EvalResultLine = z.infer<typeof evalResultLineSchema>;
+
+/**
+ * Reads a run file, JSON Lines or one JSON array (as the harness accepts both; plain or gzip),
+ * validating each record with the schema. A bad record, or a question id given twice, is an error
+ * naming the file and the line (or the record's index in an array).
+ */
+export async function readRunRecords<Schema extends z.ZodType<{ question_id: string }>>(
+  path: string,
+  schema: Schema,
+): Promise<z.output<Schema>[]> {
+  const chunks: Buffer[] = [];
+  const input = await openDataFile(path);
+  try {
+    for await (const chunk of input) chunks.push(chunk as Buffer);
+  } catch (error) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_INPUT,
+      `${path}: cannot read the file (${(error as Error).message})`,
+      { cause: error },
+    );
+  }
+  const text = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
+  const items: { where: string; value: unknown; problem?: string }[] = [];
+  if (text.trimStart().startsWith('[')) {
+    let array: unknown;
+    try {
+      array = JSON.parse(text);
+    } catch (error) {
+      throw new BenchmarkError(
+        BenchmarkErrorCode.INVALID_INPUT,
+        `${path}: not valid JSON (${(error as Error).message})`,
+      );
+    }
+    (array as unknown[]).forEach((value, index) => {
+      items.push({ where: `${path}: record ${index}`, value });
+    });
+  } else {
+    text.split('\n').forEach((line, index) => {
+      if (line.trim() === '') return;
+      const where = `${path}:${index + 1}`;
+      try {
+        items.push({ where, value: JSON.parse(line) });
+      } catch (error) {
+        items.push({
+          where,
+          value: undefined,
+          problem: `is not valid JSON (${(error as Error).message})`,
+        });
+      }
+    });
+  }
+  const records: z.output<Schema>[] = [];
+  const seen = new Map<string, string>();
+  for (const item of items) {
+    if (item.problem) {
+      throw new BenchmarkError(BenchmarkErrorCode.INVALID_INPUT, `${item.where} ${item.problem}`);
+    }
+    const result = schema.safeParse(item.value);
+    if (!result.success) {
+      throw new BenchmarkError(
+        BenchmarkErrorCode.INVALID_INPUT,
+        `${item.where}: ${formatIssues(result.error.issues)}`,
+        { cause: result.error },
+      );
+    }
+    const id = result.data.question_id;
+    const earlier = seen.get(id);
+    if (earlier !== undefined) {
+      throw new BenchmarkError(
+        BenchmarkErrorCode.INVALID_INPUT,
+        `${item.where}: question_id "${id}" was already given at ${earlier}`,
+      );
+    }
+    seen.set(id, item.where);
+    records.push(result.data);
+  }
+  return records;
+}
+
+/** Reads an eval-results file (`{question_id, hypothesis, autoeval_label: {model, label}}`). */
+export function readEvalResults(path: string): Promise<EvalResultLine[]> {
+  return readRunRecords(path, evalResultLineSchema);
+}
+
+/** The question type of every question of a LongMemEval file, streamed (memory stays flat). */
+export async function loadQuestionTypes(dataPath: string): Promise<Map<string, string>> {
+  const types = new Map<string, string>();
+  for await (const question of streamLongMemEval(dataPath)) {
+    types.set(question.question_id, question.question_type);
+  }
+  return types;
+}
+
+/** The metrics of an eval-results file, and what was left out. */
+export interface RunScore {
+  metrics: QaMetrics;
+  /** Judge models named in the labels, in order of first use. */
+  judgeModels: string[];
+  /** Ids of the file that the data lacks; they are left out. */
+  missingIds: string[];
+  answers: JudgedAnswer[];
+}
+
+/**
+ * Scores judged answers with {@link computeQaMetrics}: the label is the judge's; an answer counts
+ * as an abstention when the reader's wrapper recorded `abstained` or when the answer says it cannot
+ * answer ({@link isExplicitAbstention}); a recorded abstention whose `originalAnswer` did not say
+ * so counts as added by the detector.
+ */
+export function scoreEvalResults(
+  entries: readonly EvalResultLine[],
+  questionTypes: ReadonlyMap<string, string>,
+): RunScore {
+  const answers: JudgedAnswer[] = [];
+  const missingIds: string[] = [];
+  const judgeModels: string[] = [];
+  for (const entry of entries) {
+    const questionType = questionTypes.get(entry.question_id);
+    if (questionType === undefined) {
+      missingIds.push(entry.question_id);
+      continue;
+    }
+    if (!judgeModels.includes(entry.autoeval_label.model)) {
+      judgeModels.push(entry.autoeval_label.model);
+    }
+    const recorded = entry.abstained === true;
+    answers.push({
+      questionId: entry.question_id,
+      questionType,
+      correct: entry.autoeval_label.label,
+      abstained: recorded || isExplicitAbstention(entry.hypothesis),
+      abstentionAdded:
+        recorded &&
+        !(typeof entry.originalAnswer === 'string' && isExplicitAbstention(entry.originalAnswer)),
+    });
+  }
+  return { metrics: computeQaMetrics(answers), judgeModels, missingIds, answers };
+}
+
+const round4 = (value: number) => String(Number(value.toFixed(4)));
+
+/**
+ * The metrics in the words of the official `print_qa_metrics.py`: each of the six types in its
+ * order with accuracy and count (`nan (0)` for a type with no question, as numpy prints it),
+ * task-averaged (over the types present), overall, abstention accuracy with its count, then the
+ * false-abstention rate, which the official script does not print.
+ */
+export function qaMetricsText(metrics: QaMetrics): string {
+  const lines = ['', 'Evaluation results by task:'];
+  for (const type of typesOf(metrics)) {
+    const counts = metrics.byType[type];
+    lines.push(`\t${type}: ${counts ? round4(counts.accuracy) : 'nan'} (${counts?.n ?? 0})`);
+  }
+  lines.push(
+    '',
+    `Task-averaged Accuracy: ${round4(metrics.taskAveraged)}`,
+    `Overall Accuracy: ${round4(metrics.overall)}`,
+    `Abstention Accuracy: ${metrics.abstention.n ? round4(metrics.abstention.accuracy) : 'nan'} (${metrics.abstention.n})`,
+    `False-abstention Rate: ${round4(metrics.falseAbstentionRate)} (${metrics.falseAbstentions}/${metrics.n - metrics.abstention.n})`,
+  );
+  return lines.join('\n');
+}
+
+const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+
+/** The metrics of one or more runs as a Markdown table, one column per run. */
+export function qaMetricsMarkdown(runs: readonly { name: string; metrics: QaMetrics }[]): string {
+  const types = [...new Set(runs.flatMap((run) => typesOf(run.metrics)))];
+  const header = `| metric | ${runs.map((run) => escapeCell(run.name)).join(' | ')} |`;
+  const rule = `| --- | ${runs.map(() => '---:').join(' | ')} |`;
+  const row = (label: string, cell: (metrics: QaMetrics) => string) =>
+    `| ${label} | ${runs.map((run) => cell(run.metrics)).join(' | ')} |`;
+  return [
+    header,
+    rule,
+    ...types.map((type) =>
+      row(type, (metrics) => {
+        const counts = metrics.byType[type];
+        return counts ? `${percent(counts.accuracy)} (${counts.n})` : '–';
+      }),
+    ),
+    row('task-averaged', (metrics) => percent(metrics.taskAveraged)),
+    row('overall', (metrics) => `${percent(metrics.overall)} (${metrics.n})`),
+    row(
+      'abstention',
+      (metrics) =>
+        `${percent(metrics.abstention.accuracy)} (${metrics.abstention.correct}/${metrics.abstention.n})`,
+    ),
+    row(
+      'false abstention',
+      (metrics) =>
+        `${percent(metrics.falseAbstentionRate)} (${metrics.falseAbstentions}/${metrics.n - metrics.abstention.n})`,
+    ),
+  ].join('\n');
+}
+
+/** The official six types in their order, then any other type a run has. */
+export function typesOf(metrics: QaMetrics): string[] {
+  return [
+    ...QUESTION_TYPES,
+    ...Object.keys(metrics.byType).filter(
+      (type) => !(QUESTION_TYPES as readonly string[]).includes(type),
+    ),
+  ];
+}
+
+function escapeCell(text: string): string {
+  return text.replaceAll('|', '\\|');
+}
