@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ABSTENTION_ANSWER,
   AbstentionDetector,
+  createHedgingAssessor,
   FullTextIndex,
   type NliModel,
   type NliPair,
@@ -267,5 +268,29 @@ describe('withAbstention', () => {
       abstained: false,
       abstentionReason: null,
     });
+  });
+});
+
+describe('hedging layer', () => {
+  const assess = createHedgingAssessor();
+
+  it('tells non-answers from hedges, with straight or curly apostrophes', () => {
+    expect(assess('I’ll need more information from you to answer that.')).toMatchObject({ nonAnswer: true });
+    expect(assess("If you could share more details, I'd be happy to help.")).toMatchObject({ nonAnswer: true });
+    expect(assess('Unfortunately, I don’t have any specific information about your baking plans.')).toMatchObject({
+      nonAnswer: false,
+      hedged: true,
+    });
+    expect(assess('This is a rough estimate based on these assumptions.')).toMatchObject({ hedged: true });
+  });
+
+  it('leaves committed answers alone, caveats included', () => {
+    for (const answer of [
+      'You adopted Luna in April, so about three months ago.',
+      'I think the answer is 42, since you mentioned it twice.',
+      'Maybe surprisingly, the first trip was to Porto.',
+    ]) {
+      expect(assess(answer)).toMatchObject({ nonAnswer: false, hedged: false });
+    }
   });
 });

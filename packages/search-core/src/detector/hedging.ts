@@ -31,7 +31,7 @@ export const HEDGE_PATTERNS: readonly string[] = [
   String.raw`\b(?:without|lacking) (?:more|further|additional|specific) (?:information|details|context)\b`,
   String.raw`\bgeneral (?:guidelines?|tips|advice|recommendations)\b`,
   String.raw`\bdepends? (?:on|upon) (?:your|the) (?:individual|personal|specific|own) (?:circumstances|situation|needs|preferences|schedule|habits)\b`,
-  String.raw`\bI (?:don't|do not|didn't|did not) have (?:any |enough |sufficient |specific |the )?(?:information|details|data|records?|knowledge) (?:about|on|regarding|of|to|that)\b`,
+  String.raw`\bI (?:don't|do not|didn't|did not) have (?:any )?(?:enough |sufficient |specific |the )?(?:information|details|data|records?|knowledge) (?:about|on|regarding|of|to|that)\b`,
   String.raw`\bI (?:cannot|can't|can not|am unable to|am not able to) (?:determine|answer|know|tell|say|find)\b`,
 ];
 
