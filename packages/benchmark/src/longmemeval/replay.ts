@@ -178,9 +178,9 @@ async function readLabelledRun(runPath: string) {
 
 /**
  * A history session as a retrieval document: every turn, user and assistant, in order (indexing
- * the user's turns alone, as the official retrieval harness does, is faster but ranks worse
- * evidence for coverage: more false abstentions on the S run). A session id that repeats in a
- * history (the S file has some) gets `#2`, `#3`… as the retrieval corpus does.
+ * the user's turns alone, as the official retrieval harness does, is faster but ranked worse
+ * evidence for the coverage check when it was tried). A session id that repeats in a history (the
+ * S file has some) gets `#2`, `#3`… as the retrieval corpus does.
  */
 export function sessionDocuments(question: LongMemEvalQuestion): RetrievalDocument[] {
   const seen = new Map<string, number>();
