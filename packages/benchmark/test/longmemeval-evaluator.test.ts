@@ -236,11 +236,11 @@ describe('run metrics', () => {
     expect(score.metrics.byType['temporal-reasoning']).toEqual({ accuracy: 0.5, n: 2 });
     const text = qaMetricsText(score.metrics);
     expect(text).toContain(
-      'Evaluation results by task:\n\tsingle-session-user: 1 (1)\n\tsingle-session-preference: nan (0)\n',
+      'Evaluation results by task:\n\tsingle-session-user: 1.0 (1)\n\tsingle-session-preference: nan (0)\n',
     );
     expect(text).toContain('\ttemporal-reasoning: 0.5 (2)\n');
     expect(text).toContain('Overall Accuracy: 0.6\n');
-    expect(text).toContain('Abstention Accuracy: 1 (1)\n');
+    expect(text).toContain('Abstention Accuracy: 1.0 (1)\n');
     expect(text).toContain('False-abstention Rate: 0.5 (2/4)');
     expect(qaMetricsMarkdown([{ name: 'run|a', metrics: score.metrics }])).toContain(
       '| overall | 60.0% (5) |',

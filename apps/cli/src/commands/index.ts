@@ -1,7 +1,11 @@
 import type { Command } from 'commander';
 import { registerAbstain } from './abstain.js';
 import { registerBenchCalibrate } from './bench-calibrate.js';
+import { registerBenchEvaluate } from './bench-evaluate.js';
+import { registerBenchGenerate } from './bench-generate.js';
+import { registerBenchMetrics } from './bench-metrics.js';
 import { registerBenchReplay } from './bench-replay.js';
+import { registerBenchReport } from './bench-report.js';
 import { registerBenchRetrieve } from './bench-retrieve.js';
 import { registerJudge } from './judge.js';
 import { registerValidate } from './validate.js';
@@ -14,4 +18,8 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   registerAbstain,
   registerBenchReplay,
   registerBenchCalibrate,
+  registerBenchGenerate,
+  registerBenchEvaluate,
+  registerBenchMetrics,
+  registerBenchReport,
 ];

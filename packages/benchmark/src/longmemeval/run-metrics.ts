@@ -171,7 +171,11 @@ export function scoreEvalResults(
   return { metrics: computeQaMetrics(answers), judgeModels, missingIds, answers };
 }
 
-const round4 = (value: number) => String(Number(value.toFixed(4)));
+// python prints a rounded float with its shortest repr, whole numbers with ".0"
+const round4 = (value: number) => {
+  const rounded = Number(value.toFixed(4));
+  return Number.isInteger(rounded) ? rounded.toFixed(1) : String(rounded);
+};
 
 /**
  * The metrics in the words of the official `print_qa_metrics.py`: each of the six types in its

@@ -1,0 +1,132 @@
+import {
+  DEFAULT_JUDGE_MODEL,
+  type EvaluationRun,
+  resolveJudgeModel,
+  runEvaluation,
+} from '@qualm/benchmark';
+import { createChatClient } from '@qualm/judge';
+import { type Command, Option } from 'commander';
+import { formatTable, Progress, parseNumberOption } from '../io.js';
+import { checkEndpoint, failureLine, formatUsage, requireApiKey } from './bench-generate.js';
+import { formatScore, type MetricsFormat, metricsFormats, scoreNotes } from './bench-metrics.js';
+import { longmemevalCommand } from './longmemeval-group.js';
+
+interface EvaluateFlags {
+  run: string;
+  data: string;
+  out?: string;
+  model: string;
+  baseUrl?: string;
+  concurrency: string;
+  timeout: string;
+  maxAttempts: string;
+  retryDelay: string;
+  format: MetricsFormat;
+}
+
+const example = `
+Judges each hypothesis as the official evaluate_qa.py does: the prompt of the question's type
+(the abstention prompt for ids containing _abs), temperature 0, a reply of at most 10 tokens, and
+the label is whether the reply contains "yes". Writes the official eval-results lines (the input
+line with autoeval_label: {model, label}) as they finish, so the order on disk may differ from the
+input; a rerun with the same --out judges only what is missing. Prints the metrics at the end.
+
+The API key is read from OPENAI_API_KEY (any non-empty value for a local server that needs none);
+the endpoint from --base-url, else OPENAI_BASE_URL, else OpenAI. --model takes the harness's short
+names (gpt-4o, gpt-4o-mini) or any model id.
+
+Examples:
+  export OPENAI_API_KEY=...
+  qualm bench longmemeval evaluate --data longmemeval_oracle.json --run hypotheses.jsonl
+  qualm bench longmemeval evaluate --data longmemeval_s_cleaned.json.gz --run hypotheses.jsonl \\
+    --model gpt-4o-mini --out hypotheses.eval-results.jsonl --format markdown`;
+
+/** Registers `qualm bench longmemeval evaluate`. */
+export function registerBenchEvaluate(program: Command): void {
+  longmemevalCommand(program)
+    .command('evaluate')
+    .description('Judge LongMemEval hypotheses with the official per-type prompts.')
+    .requiredOption('--data <file>', 'LongMemEval file (oracle, S or M; plain or .gz)')
+    .requiredOption('--run <file>', 'hypotheses, {question_id, hypothesis} JSON Lines')
+    .option('--out <file>', 'eval-results output (default: <run>.eval-results-<model>)')
+    .option('--model <model>', 'judge model', DEFAULT_JUDGE_MODEL)
+    .option(
+      '--base-url <url>',
+      'OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)',
+    )
+    .option('--concurrency <n>', 'answers judged at the same time', '4')
+    .option('--timeout <ms>', 'time allowed for one request', '60000')
+    .option('--max-attempts <n>', 'requests per call before a transient failure is final', '3')
+    .option('--retry-delay <ms>', 'delay before the first retry, doubled for each retry', '500')
+    .addOption(
+      new Option('--format <format>', 'format of the metrics printed at the end')
+        .choices([...metricsFormats])
+        .default('table'),
+    )
+    .addHelpText('after', example)
+    .action(async (flags: EvaluateFlags) => {
+      const apiKey = requireApiKey();
+      const concurrency = parseNumberOption('--concurrency', flags.concurrency, {
+        min: 1,
+        max: 256,
+        integer: true,
+      });
+      const timeoutMs = parseNumberOption('--timeout', flags.timeout, { min: 1 });
+      const maxAttempts = parseNumberOption('--max-attempts', flags.maxAttempts, {
+        min: 1,
+        max: 20,
+        integer: true,
+      });
+      const retryDelayMs = parseNumberOption('--retry-delay', flags.retryDelay, { min: 0 });
+      const client = createChatClient({
+        model: resolveJudgeModel(flags.model),
+        apiKey,
+        ...(flags.baseUrl ? { baseURL: flags.baseUrl } : {}),
+        timeoutMs,
+        maxAttempts,
+        backoff: { baseDelayMs: retryDelayMs },
+      });
+      await checkEndpoint(client);
+      const outPath = flags.out ?? `${flags.run}.eval-results-${flags.model.replaceAll('/', '_')}`;
+      let progress: Progress | undefined;
+      const run = await runEvaluation({
+        client,
+        dataPath: flags.data,
+        runPath: flags.run,
+        outPath,
+        concurrency,
+        onProgress: ({ total }) => {
+          progress ??= new Progress('evaluate', total);
+          progress.tick();
+        },
+      });
+      progress?.finish();
+      process.stdout.write(formatScore(run.score, flags.format));
+      if (flags.format === 'table' || flags.format === 'official') {
+        process.stdout.write(`\n${summary(run)}\n`);
+      }
+      for (const note of scoreNotes(run.score)) process.stderr.write(`${note}\n`);
+      if (run.missingIds.length) {
+        process.stderr.write(
+          `note: skipped ${run.missingIds.length} hypotheses whose ids are not in the data: ${run.missingIds.slice(0, 5).join(', ')}${run.missingIds.length > 5 ? ', …' : ''}\n`,
+        );
+      }
+      if (run.failures.length) {
+        process.stderr.write(`${failureLine(run.failures, 'answer(s) were not judged')}\n`);
+        process.exitCode = 1;
+      }
+    });
+}
+
+function summary(run: EvaluationRun): string {
+  return formatTable(
+    [{ header: 'evaluation' }, { header: 'value', align: 'right' }],
+    [
+      ['judged now', String(run.written)],
+      ['already in the output', String(run.alreadyDone)],
+      ['failed', String(run.failures.length)],
+      ['judge tokens', formatUsage(run.usage)],
+      ['output', run.outPath],
+    ],
+  );
+}

@@ -1,0 +1,264 @@
+import {
+  type HistoryFormat,
+  type HistorySource,
+  historyFormats,
+  historySources,
+  type ReaderRun,
+  type ReadingMethod,
+  type RetrievalLevel,
+  type RetrieverKind,
+  readingMethods,
+  retrieverKinds,
+  runReader,
+} from '@qualm/benchmark';
+import {
+  type ChatClient,
+  createChatClient,
+  JudgeError,
+  JudgeErrorCode,
+  type TokenUsage,
+} from '@qualm/judge';
+import { DEFAULT_EMBEDDING_MODEL_ID, type Embedder, loadEmbedder } from '@qualm/search-core';
+import { type Command, Option } from 'commander';
+import { addDetectorOptions, createDetector, type DetectorFlags } from '../detector-options.js';
+import { CliError, CliErrorCode } from '../errors.js';
+import { formatTable, Progress, parseNumberOption } from '../io.js';
+import { longmemevalCommand } from './longmemeval-group.js';
+
+interface GenerateFlags extends DetectorFlags {
+  data: string;
+  out: string;
+  model: string;
+  baseUrl?: string;
+  reading: ReadingMethod;
+  history: HistorySource;
+  level: RetrievalLevel;
+  topK?: string;
+  historyFormat: HistoryFormat;
+  retriever: RetrieverKind;
+  embeddingModel: string;
+  assistantTurns?: boolean;
+  ids?: string[];
+  limit?: string;
+  concurrency: string;
+  timeout: string;
+  maxAttempts: string;
+  retryDelay: string;
+  maxTokens?: string;
+  abstention?: boolean;
+  format: 'table' | 'json';
+}
+
+const example = `
+Answers LongMemEval questions through any OpenAI-compatible endpoint with the official harness's
+prompts (run_generation.py): the history sorted by date as "### Session i:" blocks with the session
+date and the JSON of its turns (has_answer removed), then "Current Date:" and the question.
+
+  --history full       every session (with --top-k, the latest k, as the harness keeps them)
+  --history oracle     the evidence sessions (answer_session_ids)
+  --history retrieval  the top-k sessions or turns (--level turn) retrieved for the question
+                       (a retrieved turn comes with the reply after it); --top-k defaults to 10
+  --reading direct     answer at once (the harness's "direct")
+  --reading cot        answer step by step in one call (what run_generation.sh calls "con")
+  --reading con        chain-of-note: a reading note per chunk first, then the step-by-step
+                       answer over the notes (run_generation.sh's "con-separate")
+
+Writes {question_id, hypothesis} lines (with --abstention also abstained, abstentionReason and
+originalAnswer) and each line's token usage. Lines are appended as answers finish, so their order
+may differ from the data's; a rerun with the same --out answers only what is missing. The API key
+is read from OPENAI_API_KEY (any non-empty value for a local server that needs none); the endpoint
+from --base-url, else OPENAI_BASE_URL, else OpenAI.
+
+Examples:
+  export OPENAI_API_KEY=...
+  qualm bench longmemeval generate --data longmemeval_oracle.json --model gpt-4o-mini \\
+    --history oracle --reading con --out oracle_con.jsonl
+  qualm bench longmemeval generate --data longmemeval_s_cleaned.json.gz --history retrieval \\
+    --top-k 10 --model meta-llama/Meta-Llama-3.1-8B-Instruct --base-url http://127.0.0.1:8001/v1 \\
+    --abstention --no-nli --out s_rag_cot.jsonl`;
+
+/** Registers `qualm bench longmemeval generate`. */
+export function registerBenchGenerate(program: Command): void {
+  const command = longmemevalCommand(program)
+    .command('generate')
+    .description('Answer LongMemEval questions with a live model, as the official harness does.')
+    .requiredOption('--data <file>', 'LongMemEval file (oracle, S or M; plain or .gz)')
+    .requiredOption('--model <model>', 'answering model')
+    .requiredOption('--out <file>', 'hypotheses JSON Lines; a rerun continues it')
+    .option(
+      '--base-url <url>',
+      'OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)',
+    )
+    .addOption(
+      new Option('--reading <method>', 'reading method')
+        .choices([...readingMethods])
+        .default('cot'),
+    )
+    .addOption(
+      new Option('--history <source>', 'history shown to the reader')
+        .choices([...historySources])
+        .default('full'),
+    )
+    .addOption(
+      new Option('--level <level>', 'sessions or turns as the unit of history')
+        .choices(['session', 'turn'])
+        .default('session'),
+    )
+    .option('--top-k <n>', 'how many sessions or turns to keep')
+    .addOption(
+      new Option('--history-format <format>', 'turns as JSON, or as "role: content" lines')
+        .choices([...historyFormats])
+        .default('json'),
+    )
+    .addOption(
+      new Option('--retriever <kind>', 'retriever of --history retrieval')
+        .choices([...retrieverKinds])
+        .default('fulltext'),
+    )
+    .option(
+      '--embedding-model <id>',
+      'embedding model of the dense and hybrid retrievers',
+      DEFAULT_EMBEDDING_MODEL_ID,
+    )
+    .option('--assistant-turns', 'also index the assistant side for retrieval')
+    .option('--ids <ids...>', 'answer only these question ids')
+    .option('--limit <n>', 'answer only the first n questions')
+    .option('--concurrency <n>', 'questions answered at the same time', '4')
+    .option('--timeout <ms>', 'time allowed for one request', '60000')
+    .option('--max-attempts <n>', 'requests per call before a transient failure is final', '3')
+    .option('--retry-delay <ms>', 'delay before the first retry, doubled for each retry', '500')
+    .option('--max-tokens <n>', 'reply length of the answer (default 500 direct, 800 otherwise)')
+    .option('--abstention', 'pass each answer through the abstention detector');
+  addDetectorOptions(command)
+    .addOption(
+      new Option('--format <format>', 'format of the summary')
+        .choices(['table', 'json'])
+        .default('table'),
+    )
+    .addHelpText('after', example)
+    .action(async (flags: GenerateFlags) => {
+      const apiKey = requireApiKey();
+      const concurrency = parseNumberOption('--concurrency', flags.concurrency, {
+        min: 1,
+        max: 256,
+        integer: true,
+      });
+      const timeoutMs = parseNumberOption('--timeout', flags.timeout, { min: 1 });
+      const maxAttempts = parseNumberOption('--max-attempts', flags.maxAttempts, {
+        min: 1,
+        max: 20,
+        integer: true,
+      });
+      const integer = (name: string, raw: string | undefined) =>
+        raw === undefined ? undefined : parseNumberOption(name, raw, { min: 1, integer: true });
+      const topK = integer('--top-k', flags.topK);
+      const limit = integer('--limit', flags.limit);
+      const maxTokens = integer('--max-tokens', flags.maxTokens);
+      const retryDelayMs = parseNumberOption('--retry-delay', flags.retryDelay, { min: 0 });
+      const client = createChatClient({
+        model: flags.model,
+        apiKey,
+        ...(flags.baseUrl ? { baseURL: flags.baseUrl } : {}),
+        timeoutMs,
+        maxAttempts,
+        backoff: { baseDelayMs: retryDelayMs },
+      });
+      const detector = flags.abstention ? await createDetector(flags) : undefined;
+      let embedder: Embedder | undefined;
+      if (flags.history === 'retrieval' && flags.retriever !== 'fulltext') {
+        embedder = await loadEmbedder({
+          modelId: flags.embeddingModel,
+          ...(flags.modelsDir ? { modelsDir: flags.modelsDir } : {}),
+        });
+      }
+      await checkEndpoint(client);
+      let progress: Progress | undefined;
+      const run = await runReader({
+        client,
+        dataPath: flags.data,
+        outPath: flags.out,
+        method: flags.reading,
+        history: {
+          source: flags.history,
+          level: flags.level,
+          format: flags.historyFormat,
+          retriever: flags.retriever,
+          ...(topK !== undefined ? { topK } : {}),
+          ...(embedder ? { embedder } : {}),
+          ...(flags.assistantTurns ? { assistantTurns: true } : {}),
+        },
+        ...(detector ? { detector } : {}),
+        ...(maxTokens !== undefined ? { maxTokens } : {}),
+        ...(flags.ids ? { questionIds: flags.ids } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+        concurrency,
+        onProgress: ({ total }) => {
+          progress ??= new Progress('generate', total);
+          progress.tick();
+        },
+      });
+      progress?.finish();
+      if (flags.format === 'json') process.stdout.write(`${JSON.stringify(run)}\n`);
+      else process.stdout.write(`${summary(run)}\n`);
+      if (run.missingIds.length) {
+        process.stderr.write(
+          `note: ${run.missingIds.length} id(s) given with --ids are not in the data: ${run.missingIds.slice(0, 5).join(', ')}${run.missingIds.length > 5 ? ', …' : ''}\n`,
+        );
+      }
+      if (run.failures.length) {
+        process.stderr.write(`${failureLine(run.failures, 'question(s) were not answered')}\n`);
+        process.exitCode = 1;
+      }
+    });
+}
+
+function summary(run: ReaderRun): string {
+  return formatTable(
+    [{ header: 'generation' }, { header: 'value', align: 'right' }],
+    [
+      ['answered now', String(run.written)],
+      ['already in the output', String(run.alreadyDone)],
+      ['failed', String(run.failures.length)],
+      ['tokens this run', formatUsage(run.usage)],
+      ['tokens in the output', formatUsage(run.outputUsage)],
+      ['output', run.outPath],
+    ],
+  );
+}
+
+/** Token usage as `prompt + completion = total (calls, requests)`. */
+export function formatUsage(usage: TokenUsage): string {
+  return `${usage.promptTokens} prompt + ${usage.completionTokens} completion = ${usage.totalTokens} (${usage.calls} calls, ${usage.requests} requests)`;
+}
+
+/** The API key of a live step, or one clear error line when `OPENAI_API_KEY` is not set. */
+export function requireApiKey(): string {
+  const apiKey = process.env.OPENAI_API_KEY;
+  if (apiKey === undefined || apiKey.trim() === '') {
+    throw new CliError(
+      CliErrorCode.MISSING_CREDENTIALS,
+      'OPENAI_API_KEY is not set: export the API key of the endpoint (any non-empty value for a local server that needs none)',
+    );
+  }
+  return apiKey;
+}
+
+/** Fails at once, in one line, when the endpoint cannot be reached or rejects the key. */
+export async function checkEndpoint(client: ChatClient): Promise<void> {
+  try {
+    await client.listModels();
+  } catch (error) {
+    // an endpoint without GET /models still answers chat completions
+    if (error instanceof JudgeError && error.code === JudgeErrorCode.REQUEST_REJECTED) return;
+    throw error;
+  }
+}
+
+/** One line about the questions a run left out, with the first one's reason. */
+export function failureLine(
+  failures: readonly { questionId: string; code: string; message: string }[],
+  what: string,
+): string {
+  const first = failures[0];
+  return `qualm: ${failures.length} ${what} (first ${first?.questionId}: ${first?.code}: ${first?.message}); they are not in the output, so rerunning the same command retries them`;
+}

@@ -1,0 +1,361 @@
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { type ChatServer, type ChatServerRequestBody, startChatServer } from '@qualm/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const bin = fileURLToPath(new URL('../bin/qualm.js', import.meta.url));
+const apiKey = 'sk-generate-test-secret-0123456789';
+
+let server: ChatServer | undefined;
+let directory: string;
+let dataPath: string;
+
+function environment(extra: Record<string, string | undefined> = {}) {
+  const env: Record<string, string | undefined> = { ...process.env, OPENAI_API_KEY: apiKey };
+  delete env.OPENAI_BASE_URL;
+  delete env.QUALM_PROGRESS;
+  return { ...env, ...extra };
+}
+
+async function qualm(args: string[], env = environment()) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { env });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const failure = error as { stdout: string; stderr: string; code: number };
+    return { stdout: failure.stdout, stderr: failure.stderr, code: failure.code };
+  }
+}
+
+const turn = (role: 'user' | 'assistant', content: string, hasAnswer?: boolean) =>
+  hasAnswer === undefined ? { role, content } : { role, content, has_answer: hasAnswer };
+
+// q0 has two sessions given out of date order; the others one evidence session and one filler
+const questions = Array.from({ length: 8 }, (_, index) => ({
+  question_id: index === 7 ? 'q7_abs' : `q${index}`,
+  question_type: 'single-session-user',
+  question: index === 7 ? 'What is the name of my pet iguana?' : `Which colour is box ${index}?`,
+  answer: `colour ${index}`,
+  question_date: '2023/06/01 (Thu) 10:00',
+  haystack_dates: ['2023/05/20 (Sat) 08:00', '2023/05/03 (Wed) 09:30'],
+  haystack_session_ids: ['filler_session', `answer_${index}`],
+  haystack_sessions: [
+    [turn('user', 'Suggest a pasta recipe.'), turn('assistant', 'Try carbonara.')],
+    [
+      turn('user', `Box ${index} is painted teal.`, index !== 7),
+      turn('assistant', 'Teal is a nice colour.'),
+    ],
+  ],
+  answer_session_ids: [`answer_${index}`],
+}));
+
+beforeEach(() => {
+  directory = mkdtempSync(join(tmpdir(), 'qualm-generate-'));
+  dataPath = join(directory, 'data.json');
+  writeFileSync(dataPath, JSON.stringify(questions));
+});
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  rmSync(directory, { recursive: true, force: true });
+});
+
+const promptOf = (body: ChatServerRequestBody) => String(body.messages.at(-1)?.content ?? '');
+const boxOf = (body: ChatServerRequestBody) =>
+  /Which colour is box (\d)\?/.exec(promptOf(body))?.[1];
+
+function lines(path: string) {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+const answering = (latencyMs = 0) =>
+  startChatServer({
+    latencyMs,
+    handler: (body) => ({
+      content: ` Box ${boxOf(body) ?? '?'} is teal. `,
+      usage: { prompt_tokens: 50, completion_tokens: 4 },
+    }),
+  });
+
+function generate(extra: string[]) {
+  return [
+    'bench',
+    'longmemeval',
+    'generate',
+    '--data',
+    dataPath,
+    '--model',
+    'reader-model',
+    '--base-url',
+    server!.baseURL,
+    '--retry-delay',
+    '5',
+    ...extra,
+  ];
+}
+
+describe('qualm bench longmemeval generate', () => {
+  it('writes {question_id, hypothesis} lines from the full history in the harness format', async () => {
+    server = await answering();
+    const out = join(directory, 'hypotheses.jsonl');
+    const result = await qualm(generate(['--reading', 'direct', '--out', out]));
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const written = lines(out);
+    expect(written.map((line) => line.question_id).sort()).toEqual(
+      questions.map((question) => question.question_id).sort(),
+    );
+    expect(written.find((line) => line.question_id === 'q3')).toMatchObject({
+      hypothesis: 'Box 3 is teal.',
+      usage: { promptTokens: 50, completionTokens: 4, calls: 1 },
+    });
+    const body = server.chatRequests().find((request) => boxOf(request.body!) === '3')!.body!;
+    expect(body.model).toBe('reader-model');
+    expect(body.temperature).toBe(0);
+    expect(body.max_completion_tokens).toBe(500);
+    expect(body.messages).toHaveLength(1);
+    expect(promptOf(body)).toBe(
+      'I will give you several history chats between you and a user. Please answer the question based on the relevant chat history.\n\n\nHistory Chats:\n\n' +
+        '\n### Session 1:\nSession Date: 2023/05/03 (Wed) 09:30\nSession Content:\n\n' +
+        '[{"role": "user", "content": "Box 3 is painted teal."}, {"role": "assistant", "content": "Teal is a nice colour."}]\n' +
+        '\n### Session 2:\nSession Date: 2023/05/20 (Sat) 08:00\nSession Content:\n\n' +
+        '[{"role": "user", "content": "Suggest a pasta recipe."}, {"role": "assistant", "content": "Try carbonara."}]\n' +
+        '\n\nCurrent Date: 2023/06/01 (Thu) 10:00\nQuestion: Which colour is box 3?\nAnswer:',
+    );
+    expect(result.stdout).toMatch(/answered now\s+8/);
+    expect(result.stdout).toMatch(
+      /tokens this run\s+400 prompt \+ 32 completion = 432 \(8 calls, 8 requests\)/,
+    );
+  });
+
+  it('asks step by step with cot and shows only the retrieved top-k sessions', async () => {
+    server = await answering();
+    const out = join(directory, 'hypotheses.jsonl');
+    const result = await qualm(
+      generate([
+        '--history',
+        'retrieval',
+        '--top-k',
+        '1',
+        '--reading',
+        'cot',
+        '--ids',
+        'q2',
+        '--out',
+        out,
+      ]),
+    );
+    expect(result.code).toBe(0);
+    const [request] = server.chatRequests();
+    const prompt = promptOf(request!.body!);
+    expect(prompt).toContain('Answer the question step by step: first extract all the relevant');
+    expect(prompt.endsWith('Question: Which colour is box 2?\nAnswer (step by step):')).toBe(true);
+    expect(prompt).toContain('Box 2 is painted teal.');
+    expect(prompt).not.toContain('pasta');
+    expect(prompt).not.toContain('### Session 2:');
+    expect(request?.body?.max_completion_tokens).toBe(800);
+    expect(lines(out).map((line) => line.question_id)).toEqual(['q2']);
+  });
+
+  it('writes a note per session before answering with chain-of-note', async () => {
+    server = await startChatServer({
+      handler: (body) =>
+        promptOf(body).includes('Write reading notes')
+          ? { content: promptOf(body).includes('teal') ? 'Box is teal.' : 'empty' }
+          : { content: 'teal' },
+    });
+    const out = join(directory, 'hypotheses.jsonl');
+    const result = await qualm(generate(['--reading', 'con', '--ids', 'q1', '--out', out]));
+    expect(result.code).toBe(0);
+    const prompts = server.chatRequests().map((request) => promptOf(request.body!));
+    expect(prompts).toHaveLength(3);
+    expect(prompts[0]).toMatch(/^I will give you a chat history between you and a user/);
+    expect(prompts[2]).toContain(
+      'Session Date: 2023/05/03 (Wed) 09:30\nSession Content:\n\n{"session_summary": "Box is teal."}',
+    );
+    expect(prompts[2]).toContain('{"session_summary": "empty"}');
+  });
+
+  it('records abstained, abstentionReason and originalAnswer with --abstention', async () => {
+    server = await startChatServer({
+      handler: (body) => ({
+        content: promptOf(body).includes('iguana') ? 'Your iguana is called Rex.' : 'Teal.',
+      }),
+    });
+    const out = join(directory, 'hypotheses.jsonl');
+    const result = await qualm(
+      generate([
+        '--history',
+        'oracle',
+        '--abstention',
+        '--no-nli',
+        '--ids',
+        'q7_abs',
+        'q1',
+        '--out',
+        out,
+      ]),
+    );
+    expect(result.code).toBe(0);
+    const byId = new Map(lines(out).map((line) => [line.question_id, line]));
+    expect(byId.get('q7_abs')).toMatchObject({
+      hypothesis: "I don't have enough information to answer this question.",
+      abstained: true,
+      originalAnswer: 'Your iguana is called Rex.',
+    });
+    expect(byId.get('q7_abs')?.abstentionReason).toEqual(expect.any(String));
+    expect(byId.get('q1')).toMatchObject({
+      hypothesis: 'Teal.',
+      abstained: false,
+      abstentionReason: null,
+      originalAnswer: 'Teal.',
+    });
+  });
+
+  it('keeps at most --concurrency requests in flight', async () => {
+    let inFlight = 0;
+    let most = 0;
+    server = await startChatServer({
+      handler: async (body) => {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 60));
+        inFlight -= 1;
+        return { content: `Box ${boxOf(body)}` };
+      },
+    });
+    const result = await qualm(
+      generate(['--concurrency', '3', '--out', join(directory, 'hypotheses.jsonl')]),
+    );
+    expect(result.code).toBe(0);
+    expect(most).toBe(3);
+  });
+
+  it('retries a 429 with retry-after and answers everything', async () => {
+    let limited = 0;
+    server = await startChatServer({
+      handler: (body) => {
+        if (limited < 2) {
+          limited += 1;
+          return { fault: 'rate_limit', retryAfter: '0.05' };
+        }
+        return { content: `Box ${boxOf(body)}` };
+      },
+    });
+    const out = join(directory, 'hypotheses.jsonl');
+    const result = await qualm(generate(['--concurrency', '1', '--out', out]));
+    expect(result.code).toBe(0);
+    expect(lines(out)).toHaveLength(8);
+    expect(server.chatRequests()).toHaveLength(10);
+  });
+
+  it('leaves out a question whose server keeps failing, says so in one line and exits 1', async () => {
+    server = await startChatServer({
+      handler: (body) =>
+        boxOf(body) === '4' ? { fault: 'server_error', status: 500 } : { content: 'teal' },
+    });
+    const out = join(directory, 'hypotheses.jsonl');
+    const result = await qualm(generate(['--max-attempts', '2', '--out', out]));
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(
+      /^qualm: 1 question\(s\) were not answered \(first q4: JUDGE_UNAVAILABLE: .*failed \(500\).*\(2 attempts\)\); they are not in the output/,
+    );
+    expect(lines(out).map((line) => line.question_id)).not.toContain('q4');
+    expect(lines(out)).toHaveLength(7);
+  });
+
+  it('reports a request that hangs as a timeout error line', async () => {
+    server = await startChatServer({
+      handler: (body) => (boxOf(body) === '5' ? { fault: 'hang' } : { content: 'teal' }),
+    });
+    const result = await qualm(
+      generate([
+        '--timeout',
+        '300',
+        '--max-attempts',
+        '1',
+        '--out',
+        join(directory, 'hypotheses.jsonl'),
+      ]),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^qualm: 1 question\(s\) were not answered \(first q5: TIMEOUT: no answer from http:\/\/127\.0\.0\.1:\d+\/v1 within 300 ms\)/,
+    );
+  });
+
+  it('resumes a killed run, answering only the questions not written', async () => {
+    server = await answering(150);
+    const out = join(directory, 'hypotheses.jsonl');
+    const args = [bin, ...generate(['--concurrency', '1', '--out', out])];
+    const child = spawn(process.execPath, args, { env: environment(), stdio: 'ignore' });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline) {
+      if (existsSync(out) && lines(out).length >= 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    child.kill('SIGKILL');
+    await exited;
+    const before = lines(out).map((line) => line.question_id);
+    expect(before.length).toBeGreaterThanOrEqual(2);
+    expect(before.length).toBeLessThan(8);
+    const requestsBefore = server.chatRequests().length;
+
+    const rerun = await qualm(args.slice(1));
+    expect(rerun.code).toBe(0);
+    const after = lines(out).map((line) => line.question_id);
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect([...after].sort()).toEqual(questions.map((question) => question.question_id).sort());
+    expect(server.chatRequests().length - requestsBefore).toBe(8 - before.length);
+    expect(rerun.stdout).toMatch(new RegExp(`already in the output\\s+${before.length}`));
+  });
+
+  it('draws a progress bar on stderr', async () => {
+    server = await answering();
+    const result = await qualm(
+      generate(['--out', join(directory, 'hypotheses.jsonl')]),
+      environment({ QUALM_PROGRESS: '1' }),
+    );
+    expect(result.stderr).toMatch(/generate \[#+\] 8\/8/);
+  });
+
+  it('says in one line that OPENAI_API_KEY is missing, before any request', async () => {
+    server = await answering();
+    const result = await qualm(
+      generate(['--out', join(directory, 'hypotheses.jsonl')]),
+      environment({ OPENAI_API_KEY: undefined }),
+    );
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/^qualm: OPENAI_API_KEY is not set[^\n]*\n$/);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('never prints the API key when the endpoint rejects it', async () => {
+    server = await startChatServer({
+      handler: () => ({ fault: 'status', status: 401, message: `bad key ${apiKey}` }),
+    });
+    const result = await qualm(generate(['--out', join(directory, 'hypotheses.jsonl')]));
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/^qualm: .*rejected the API key \(401\)/);
+    expect(result.stderr + result.stdout).not.toContain(apiKey);
+  });
+
+  it('shows examples in --help', async () => {
+    const result = await qualm(['bench', 'longmemeval', 'generate', '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Examples:');
+    expect(result.stdout).toContain('--abstention-threshold');
+    expect(result.stdout).toContain('--history retrieval');
+  });
+});
