@@ -179,7 +179,8 @@ describe('qualm bench longmemeval evaluate', () => {
     expect(
       questions.map(
         (question) =>
-          (written.get(question.question_id)?.autoeval_label as { label: boolean }).label,
+          (written.get(question.question_id)?.autoeval_label as { label: boolean } | undefined)
+            ?.label,
       ),
     ).toEqual([true, false, true, false, true, false, true]);
     expect(written.get('q1')).toEqual({
