@@ -28,8 +28,12 @@ class UnsupportedSyntax extends Error {}
  * apostrophe as a straight one.
  */
 export function canonicalTrigger(text: string): string {
+  // most hits are already canonical; checking is cheaper than rebuilding the string
+  if (!NOT_CANONICAL.test(text)) return text;
   return text.toLowerCase().replace(/\s+/g, ' ').replace(/[’‘]/g, "'");
 }
+
+const NOT_CANONICAL = /[A-Z\t-\r\u0080-\uffff]| {2}/;
 
 const WORD_CHAR = /^[A-Za-z0-9_]$/;
 

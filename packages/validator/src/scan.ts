@@ -47,7 +47,8 @@ export class FenceTracker {
 
   /** Records the fences that start in [from, to) of `buffer`, whose first character is at `offset`. */
   scan(buffer: string, offset: number, from: number, to: number): void {
-    for (const marker of ['```', '~~~']) {
+    const found = ['```', '~~~'].map((marker) => {
+      const starts: number[] = [];
       let index = buffer.indexOf(marker, from - offset);
       while (index !== -1 && index + offset < to) {
         let start = index;
@@ -56,20 +57,23 @@ export class FenceTracker {
           start -= 1;
           spaces += 1;
         }
-        if (start + offset === 0 || buffer.charCodeAt(start - 1) === 10) {
-          this.add(index + offset);
-        }
+        if (start + offset === 0 || buffer.charCodeAt(start - 1) === 10)
+          starts.push(index + offset);
         index = buffer.indexOf(marker, index + marker.length);
       }
+      return starts;
+    });
+    // scans cover increasing stretches, so merging the two sorted lists keeps the whole sorted
+    const [backticks = [], tildes = []] = found;
+    let left = 0;
+    let right = 0;
+    while (left < backticks.length || right < tildes.length) {
+      const takeBacktick =
+        right >= tildes.length ||
+        (left < backticks.length && (backticks[left] ?? 0) < (tildes[right] ?? 0));
+      const next = takeBacktick ? backticks[left++] : tildes[right++];
+      if (next !== undefined) this.positions.push(next);
     }
-  }
-
-  private add(position: number): void {
-    const list = this.positions;
-    // the two markers are found in separate passes, so keep the list sorted
-    let insertAt = list.length;
-    while (insertAt > 0 && (list[insertAt - 1] ?? 0) > position) insertAt -= 1;
-    list.splice(insertAt, 0, position);
   }
 
   /** Whether `position` lies inside a fenced code block. */

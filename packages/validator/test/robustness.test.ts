@@ -46,6 +46,19 @@ describe('robustness', () => {
     expect(seconds).toBeLessThan(30);
   }, 60_000);
 
+  it('stays linear on a text made of code fences of both kinds', () => {
+    const text = '```\n~~~\nI cannot help\n'.repeat(500_000);
+    const started = performance.now();
+    const result = validator.validate(text);
+    expect(result.signals.map((signal) => signal.type)).toEqual(['refusal']);
+    expect((performance.now() - started) / 1000).toBeLessThan(10);
+    const stream = validator.stream();
+    for (let index = 0; index < text.length; index += 65_536) {
+      stream.push(text.slice(index, index + 65_536));
+    }
+    expect(stream.end()).toEqual(result);
+  }, 60_000);
+
   it('validates a 50 MB stream of random Unicode without hanging', () => {
     const random = seeded(17);
     const chunk = randomUnicode(random, 1 << 16);
