@@ -233,6 +233,18 @@ describe('qualm bench longmemeval evaluate', () => {
     expect(metrics.overall).toBeCloseTo(3 / 7);
   });
 
+  it('reaches the endpoint named by OPENAI_BASE_URL when --base-url is not given', async () => {
+    server = await judge();
+    const out = join(directory, 'eval.jsonl');
+    const result = await qualm(
+      ['bench', 'longmemeval', 'evaluate', '--data', dataPath, '--run', runPath, '--out', out],
+      environment({ OPENAI_BASE_URL: server.baseURL }),
+    );
+    expect(result.code).toBe(0);
+    expect(server.chatRequests()).toHaveLength(7);
+    expect(server.chatRequests()[0]?.headers.authorization).toBe('Bearer sk-evaluate-test');
+  });
+
   it('says in one line that OPENAI_API_KEY is missing', async () => {
     server = await judge();
     const result = await qualm(evaluate([]), environment({ OPENAI_API_KEY: '' }));

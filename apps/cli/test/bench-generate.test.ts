@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { type ChatServer, type ChatServerRequestBody, startChatServer } from '@qualm/testkit';
+import {
+  type ChatServer,
+  type ChatServerRequestBody,
+  startChatServer,
+  writeTinyFeatureExtractor,
+} from '@qualm/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -164,6 +169,37 @@ describe('qualm bench longmemeval generate', () => {
     expect(prompt).not.toContain('### Session 2:');
     expect(request?.body?.max_completion_tokens).toBe(800);
     expect(lines(out).map((line) => line.question_id)).toEqual(['q2']);
+  });
+
+  it('retrieves with a dense retriever on a local embedding model', async () => {
+    server = await answering();
+    const models = join(directory, 'models');
+    const model = await writeTinyFeatureExtractor(models);
+    const out = join(directory, 'hypotheses.jsonl');
+    const result = await qualm(
+      generate([
+        '--history',
+        'retrieval',
+        '--retriever',
+        'dense',
+        '--embedding-model',
+        model.modelId,
+        '--models-dir',
+        models,
+        '--top-k',
+        '1',
+        '--ids',
+        'q0',
+        '--out',
+        out,
+      ]),
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const prompt = promptOf(server.chatRequests()[0]!.body!);
+    expect(prompt).toContain('### Session 1:');
+    expect(prompt).not.toContain('### Session 2:');
+    expect(lines(out).map((line) => line.question_id)).toEqual(['q0']);
   });
 
   it('writes a note per session before answering with chain-of-note', async () => {
