@@ -230,7 +230,7 @@ export function tradeoffChart(report: CalibrationReport): ChartSpec {
         axis: { format: '.0%' },
         scale: { domain: [0, 1] },
       },
-      color: { field: 'series', type: 'nominal', title: null },
+      color: { field: 'series', type: 'nominal', title: null, legend: { labelLimit: 400 } },
       order: { field: 'addedFalseAbstentionRate' },
       tooltip: [
         { field: 'method' },
