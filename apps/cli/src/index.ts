@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import packageJson from '../package.json' with { type: 'json' };
 import { commands } from './commands/index.js';
 import { CliError, isKnownError } from './errors.js';
 
@@ -8,6 +9,7 @@ export { CliError, CliErrorCode, isKnownError } from './errors.js';
 export function createProgram(): Command {
   const program = new Command('qualm')
     .description('Tell when an LLM answer should not be trusted as it stands.')
+    .version(packageJson.version)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });

@@ -13,13 +13,13 @@ import { registerValidate } from './validate.js';
 /** Each verb adds itself to the program; one file per verb under this folder. */
 export const commands: ReadonlyArray<(program: Command) => void> = [
   registerValidate,
+  registerAbstain,
   registerJudge,
   registerBenchRetrieve,
-  registerAbstain,
-  registerBenchReplay,
-  registerBenchCalibrate,
   registerBenchGenerate,
   registerBenchEvaluate,
   registerBenchMetrics,
+  registerBenchReplay,
+  registerBenchCalibrate,
   registerBenchReport,
 ];
