@@ -79,6 +79,11 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
+    source: p`\bI (?:don't|do not) think (?:I (?:can|should|could) (?:help|assist|provid|answer|do that|do this)|it(?:'s| is| would be) (?:appropriate|right|wise|responsible) for me to)`,
+    example: "I don't think I should help with that.",
+  },
+  {
+    type: 'refusal',
     source: p`\bI(?:'m| am) (?:prohibited|forbidden|restricted|not permitted|not allowed) (?:from|to) (?:provid|generat|shar|help|assist|creat|giv|writ|discuss|engag)`,
     example: 'I am prohibited from providing instructions for this.',
   },
@@ -89,7 +94,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: p`\b(?:that|this)(?:'s| is) not something I(?: can| am able to|'m able to| will| feel comfortable) (?:help|assist|do|provid|discuss|answer|shar|giv)`,
+    source: p`\b(?:that|this)(?:'s| is) not something I(?: can| am able to|'m able to| will| feel comfortable|'m comfortable| am comfortable) (?:help|assist|do|provid|discuss|answer|shar|giv|with)`,
     example: "That's not something I can help with.",
   },
   {
@@ -104,7 +109,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: p`\b(?:against|violates?|conflicts? with|outside of|outside|beyond) my (?:usage |content |safety |ethical |core )?(?:guidelines|policies|policy|programming|principles|capabilities|abilities|scope|boundaries)\b`,
+    source: p`\b(?:against|violates?|conflicts? with|outside of|outside|beyond|not within) my (?:usage |content |safety |ethical |core )?(?:guidelines|policies|policy|programming|principles|capabilities|abilities|scope|boundaries)\b`,
     example: 'This is outside my capabilities.',
   },
   {
@@ -313,7 +318,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'tool_failure',
-    source: p`\b(?:an )?(?:internal|unexpected|unknown) (?:server )?error (?:has )?occurred\b`,
+    source: p`\b(?:internal|unexpected|unknown) (?:server )?error (?:has )?occurred\b`,
     example: 'An unexpected error occurred while searching.',
   },
   {
@@ -344,24 +349,26 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'incomplete_reasoning',
-    source: p`\b(?:(?:details|steps|the rest|remaining steps|implementation|explanation) (?:are |is )?(?:omitted|skipped|left out)|left as an exercise|to be continued)\b`,
+    source: p`\b(?:(?:details|steps|remaining steps|implementation|explanation) (?:are |is )?(?:omitted|skipped|left out)|left as an exercise)\b`,
     weight: 0.3,
     region: 'lead',
     example: 'The remaining steps are omitted here.',
   },
   {
     type: 'incomplete_reasoning',
-    source: p`\b(?:I'll|I will|let me) (?:explain|elaborate|cover|go into|address) (?:this|that|it|these|more|the details) (?:later|in a (?:later|follow-up|separate|future) (?:message|response|reply))\b`,
+    source: p`\b(?:I'll|I will) (?:explain|elaborate|cover|go into|address) (?:this|that|it|these|more|the details) (?:later|in a (?:later|follow-up|separate|future) (?:message|response|reply))\b`,
     example: "I'll explain this later in a follow-up message.",
   },
   {
     type: 'incomplete_reasoning',
-    source: p`\b(?:due to|because of) (?:length|space|character|token|output) (?:limits|limitations|constraints|restrictions)\b`,
+    source:
+      String.raw`(?<=\b(?:due\sto|because\sof)\s)` +
+      p`\b(?:length|space|character|token|output) (?:limits|limitations|constraints|restrictions)\b`,
     example: 'Due to length limits, the table stops here.',
   },
   {
     type: 'incomplete_reasoning',
-    source: p`\b(?:the )?(?:response|output|answer|message) (?:was |is |got |has been )?(?:truncated|cut off)\b`,
+    source: p`\b(?:response|output|answer|message) (?:was |is |got |has been )?(?:truncated|cut off)\b`,
     example: 'The output was truncated at this point.',
   },
   {
@@ -397,7 +404,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'hallucination_risk',
-    source: p`\b(?:these|this|the) (?:citations?|references?|sources?|links?|urls?|quotes?) (?:may|might|could) (?:not exist|be fabricated|be made up|be inaccurate|not be real)\b`,
+    source: p`\b(?:citations?|references?|sources?|links?|urls?|quotes?) (?:above |here |I (?:gave|cited|provided) )?(?:may|might|could) (?:not exist|be fabricated|be made up|be inaccurate|not be real)\b`,
     example: 'These citations may not exist in this exact form.',
   },
 ];

@@ -27,6 +27,11 @@ describe('refusals as models write them are caught', () => {
     'As an AI language model, I cannot provide legal advice.',
     'I have no comment.',
     '[CONTENT_FILTERED]',
+    "I don't think I should help with that.",
+    "That's not something I'm comfortable with.",
+    'This is not within my capabilities.',
+    "I'm not going to be able to help with this one.",
+    'Sorry, but I cannot answer that question.',
   ])('%s', (text) => {
     expect(typesOf(text)).toContain('refusal');
   });
