@@ -330,8 +330,10 @@ class Parser {
 }
 
 function parse(source: string, flags: string): Branch[] | undefined {
+  // the v flag's class syntax (nested classes, set operations) is not read here
+  if (flags.includes('v')) return undefined;
   try {
-    return new Parser(source, flags.includes('u') || flags.includes('v')).parse();
+    return new Parser(source, flags.includes('u')).parse();
   } catch (error) {
     if (error instanceof UnsupportedSyntax) return undefined;
     throw error;
@@ -579,6 +581,13 @@ class TriggerFinder {
   /** The ways one atom, taken exactly once, can begin. */
   private atomContinuations(atom: Atom): Continuation[] | undefined {
     if (atom.kind === 'char') {
+      // a cased letter outside ASCII folds in ways lower-casing does not mirror (İ, ß, ſ)
+      if (
+        !/^[\x00-\x7f]*$/.test(atom.value) &&
+        atom.value.toLowerCase() !== atom.value.toUpperCase()
+      ) {
+        return undefined;
+      }
       return [
         {
           literal: canonicalTrigger(atom.value),
@@ -659,7 +668,7 @@ export function analysePattern(source: string, flags: string): PatternShape {
       behind: Number.POSITIVE_INFINITY,
     };
   }
-  const unicode = flags.includes('u') || flags.includes('v');
+  const unicode = flags.includes('u');
   const reach = Math.max(0, ...branches.map((branch) => branchReach(branch, unicode)));
   const behind = branchesBehind(branches, unicode);
   // with both u and i, case folding reaches characters such as U+017F (long s) that the

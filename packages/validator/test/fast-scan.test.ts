@@ -38,6 +38,22 @@ describe('the prefilter scan', () => {
   });
 });
 
+describe('patterns with letters outside ASCII', () => {
+  it('find every case of them, like the plain search', () => {
+    const customPatterns = { confusion: ['été indien', /İstanbul/i, /straße/i] };
+    const validator = createValidator({ customPatterns });
+    const text =
+      'Un ÉTÉ INDIEN, un été indien, ISTANBUL, İstanbul, STRASSE, Straße et la fin du texte.';
+    const result = validator.validate(text);
+    expect(result).toEqual(validateResponseReference(text, { customPatterns }));
+    expect(result.signals.map((signal) => signal.evidence)).toEqual([
+      'ÉTÉ INDIEN',
+      'İstanbul',
+      'Straße',
+    ]);
+  });
+});
+
 describe('a large custom pattern set', () => {
   it('keeps the prefilter small enough for V8 to optimise, and still exact', async () => {
     const { compilePatterns } = await import('../src/compile.js');

@@ -57,3 +57,14 @@ describe('long phrases', () => {
     expect(literals(String.raw`\bthe response was truncated\b`)).toEqual(['the response was']);
   });
 });
+
+describe('letters that fold in unusual ways', () => {
+  it('stop a trigger at a cased letter outside ASCII', () => {
+    expect(literals('\\bcaf\\u00e9 cr\\u00e8me')).toEqual(['caf']);
+    expect(literals('\\bİstanbul')).toBeUndefined();
+  });
+
+  it('leave v-flag patterns to the plain search', () => {
+    expect(analysePattern('[\\p{L}--[a-z]]x', 'v').triggers).toBeUndefined();
+  });
+});
