@@ -583,7 +583,7 @@ class TriggerFinder {
     if (atom.kind === 'char') {
       // a cased letter outside ASCII folds in ways lower-casing does not mirror (İ, ß, ſ)
       if (
-        !/^[\x00-\x7f]*$/.test(atom.value) &&
+        [...atom.value].some((character) => (character.codePointAt(0) ?? 0) > 0x7f) &&
         atom.value.toLowerCase() !== atom.value.toUpperCase()
       ) {
         return undefined;
