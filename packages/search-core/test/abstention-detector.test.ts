@@ -275,13 +275,21 @@ describe('hedging layer', () => {
   const assess = createHedgingAssessor();
 
   it('tells non-answers from hedges, with straight or curly apostrophes', () => {
-    expect(assess('I’ll need more information from you to answer that.')).toMatchObject({ nonAnswer: true });
-    expect(assess("If you could share more details, I'd be happy to help.")).toMatchObject({ nonAnswer: true });
-    expect(assess('Unfortunately, I don’t have any specific information about your baking plans.')).toMatchObject({
+    expect(assess('I’ll need more information from you to answer that.')).toMatchObject({
+      nonAnswer: true,
+    });
+    expect(assess("If you could share more details, I'd be happy to help.")).toMatchObject({
+      nonAnswer: true,
+    });
+    expect(
+      assess('Unfortunately, I don’t have any specific information about your baking plans.'),
+    ).toMatchObject({
       nonAnswer: false,
       hedged: true,
     });
-    expect(assess('This is a rough estimate based on these assumptions.')).toMatchObject({ hedged: true });
+    expect(assess('This is a rough estimate based on these assumptions.')).toMatchObject({
+      hedged: true,
+    });
   });
 
   it('leaves committed answers alone, caveats included', () => {

@@ -7,7 +7,9 @@ import type { Command } from 'commander';
 export function longmemevalCommand(program: Command): Command {
   let bench = program.commands.find((command) => command.name() === 'bench');
   if (!bench) {
-    bench = program.command('bench').description('Run benchmarks of qualm detectors on public data.');
+    bench = program
+      .command('bench')
+      .description('Run benchmarks of qualm detectors on public data.');
   }
   let group = bench.commands.find((command) => command.name() === 'longmemeval');
   if (!group) {

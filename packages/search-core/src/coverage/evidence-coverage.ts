@@ -52,7 +52,8 @@ export function measureCoverage(
 
   const coverage = terms.map((term): TermCoverage => {
     const forms: (readonly string[])[] = [term.words];
-    if (term.kind === 'concrete' || term.kind === 'compound') forms.push(...lexicon.expansions(term.lemma));
+    if (term.kind === 'concrete' || term.kind === 'compound')
+      forms.push(...lexicon.expansions(term.lemma));
     const proximityLimit = term.kind === 'quantity' ? 1 : proximity;
     for (const form of forms) {
       const stems = analyzer.analyze(form.join(' '));

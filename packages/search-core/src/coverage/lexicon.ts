@@ -59,7 +59,9 @@ interface WordNet {
 }
 
 type Compromise = (text: string) => {
-  terms(): { json(): { text: string; terms: { text: string; normal: string; tags: string[] }[] }[] };
+  terms(): {
+    json(): { text: string; terms: { text: string; normal: string; tags: string[] }[] }[];
+  };
 };
 
 const require = createRequire(import.meta.url);

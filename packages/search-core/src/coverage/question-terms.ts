@@ -110,7 +110,9 @@ export function extractSpecificTerms(
       if (questionWords.has(words[0] ?? '') || questionWords.has(words.at(-1) ?? '')) continue;
       const lemma =
         lexicon.baseNoun(words.join('_')) ??
-        lexicon.baseNoun([...span.slice(0, -1).map((token) => token.possessive), words.at(-1)].join('_'));
+        lexicon.baseNoun(
+          [...span.slice(0, -1).map((token) => token.possessive), words.at(-1)].join('_'),
+        );
       if (lemma === undefined) continue;
       for (let offset = 0; offset < size; offset += 1) used.add(start + offset);
       const nounClass = lexicon.nounClass(lemma);
@@ -136,18 +138,36 @@ export function extractSpecificTerms(
       if (token.joinedToNext && next && /^\p{L}+$/u.test(next.word)) {
         used.add(index + 1);
         const words = [word, next.word];
-        terms.push({ text: words.join(' '), words, lemma: words.join(' '), kind: 'quantity', rarity: lexicon.rarity(next.word) });
+        terms.push({
+          text: words.join(' '),
+          words,
+          lemma: words.join(' '),
+          kind: 'quantity',
+          rarity: lexicon.rarity(next.word),
+        });
       }
       return;
     }
     const capitalised = index > 0 && /^\p{Lu}/u.test(token.raw) && !/^I(?:'|$)/.test(token.raw);
     if (capitalised) {
-      terms.push({ text: word, words: [word], lemma: word, kind: 'proper', rarity: lexicon.rarity(word) });
+      terms.push({
+        text: word,
+        words: [word],
+        lemma: word,
+        kind: 'proper',
+        rarity: lexicon.rarity(word),
+      });
       return;
     }
     const lemma = nouns.has(word) ? lexicon.baseNoun(word) : undefined;
     if (lemma !== undefined && lexicon.nounClass(lemma) === 'concrete') {
-      terms.push({ text: word, words: [word], lemma, kind: 'concrete', rarity: lexicon.rarity(word) });
+      terms.push({
+        text: word,
+        words: [word],
+        lemma,
+        kind: 'concrete',
+        rarity: lexicon.rarity(word),
+      });
     }
   });
   return terms;
