@@ -14,8 +14,10 @@ import {
   type AbstentionRule,
   calibrate,
   computeQaMetrics,
+  counterfactualAnswer,
   isAbstentionQuestion,
   type JudgedAnswer,
+  judgeReplayedAnswers,
   type QaMetrics,
   questionSplit,
   type ReplayedRun,
@@ -65,20 +67,8 @@ function judge(
   rule?: AbstentionRule,
   wouldAbstain?: (questionId: string) => boolean,
 ): JudgedAnswer[] {
-  return run.answers.map((answer) => {
-    const abstains = wouldAbstain
-      ? wouldAbstain(answer.questionId)
-      : Boolean(rule && answer.detection && rule(answer.detection));
-    const base = { questionId: answer.questionId, questionType: answer.questionType };
-    if (!abstains)
-      return { ...base, correct: answer.recordedLabel, abstained: answer.readerAbstained };
-    return {
-      ...base,
-      correct: isAbstentionQuestion(answer.questionId),
-      abstained: true,
-      abstentionAdded: !answer.readerAbstained,
-    };
-  });
+  if (!wouldAbstain) return judgeReplayedAnswers(run.answers, rule).judged;
+  return run.answers.map((answer) => counterfactualAnswer(answer, wouldAbstain(answer.questionId)));
 }
 
 interface Variant {

@@ -92,6 +92,8 @@ export {
 export {
   ABSTENTION_REASONS,
   type AbstentionRule,
+  counterfactualAnswer,
+  judgeReplayedAnswers,
   type ReplayDetection,
   type ReplayedAnswer,
   type ReplayedRun,

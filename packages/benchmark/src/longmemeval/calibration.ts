@@ -2,15 +2,14 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_DETECTOR_CONFIG, retrievalScoreSignal } from '@qualm/search-core';
 import { type ChartSpec, renderSvg } from '../charts.js';
-import { computeQaMetrics, type JudgedAnswer, type QaMetrics } from './qa-metrics.js';
+import { computeQaMetrics, type QaMetrics } from './qa-metrics.js';
 import {
   type AbstentionRule,
-  type ReplayedAnswer,
+  judgeReplayedAnswers,
   type ReplayResult,
   summarizeReplay,
   thresholdRule,
 } from './replay.js';
-import { isAbstentionQuestion } from './schema.js';
 import { type QuestionSplit, questionSplit } from './split.js';
 
 /** The two ways of deciding to abstain that calibration compares. */
@@ -111,7 +110,7 @@ export function calibrate(
   const tuneRuns = halves('tune');
   const holdoutRuns = halves('holdout');
   const pooled = (runs: typeof tuneRuns, rule?: AbstentionRule) =>
-    computeQaMetrics(runs.flatMap((run) => judge(run.answers, rule)));
+    computeQaMetrics(runs.flatMap((run) => judgeReplayedAnswers(run.answers, rule).judged));
   const baseline = { tune: pooled(tuneRuns), holdout: pooled(holdoutRuns) };
 
   const curve: CalibrationPoint[] = [];
@@ -175,27 +174,6 @@ export function scoreThresholdRule(
   minScoreGap: number = DEFAULT_DETECTOR_CONFIG.minScoreGap,
 ): AbstentionRule {
   return (detection) => retrievalScoreSignal(detection, { minRetrievalScore, minScoreGap });
-}
-
-function judge(answers: readonly ReplayedAnswer[], rule?: AbstentionRule): JudgedAnswer[] {
-  return answers.map((answer) => {
-    const decision = rule && answer.detection ? rule(answer.detection) : undefined;
-    if (!decision) {
-      return {
-        questionId: answer.questionId,
-        questionType: answer.questionType,
-        correct: answer.recordedLabel,
-        abstained: answer.readerAbstained,
-      };
-    }
-    return {
-      questionId: answer.questionId,
-      questionType: answer.questionType,
-      correct: isAbstentionQuestion(answer.questionId),
-      abstained: true,
-      abstentionAdded: !answer.readerAbstained,
-    };
-  });
 }
 
 /** The trade-off chart on the holdout half: abstention accuracy against added false abstention. */

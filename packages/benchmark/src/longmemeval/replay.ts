@@ -234,43 +234,53 @@ export interface ReplaySummary {
 }
 
 /**
+ * A replayed answer as the judge would count it: as recorded, or, when the detector abstains,
+ * counterfactually (an abstention is correct on an `_abs` question and wrong on any other).
+ */
+export function counterfactualAnswer(answer: ReplayedAnswer, abstains: boolean): JudgedAnswer {
+  const question = { questionId: answer.questionId, questionType: answer.questionType };
+  if (!abstains)
+    return { ...question, correct: answer.recordedLabel, abstained: answer.readerAbstained };
+  return {
+    ...question,
+    correct: isAbstentionQuestion(answer.questionId),
+    abstained: true,
+    abstentionAdded: !answer.readerAbstained,
+  };
+}
+
+/** Judges the answers of a run under a rule (as recorded without one), with each decision. */
+export function judgeReplayedAnswers(
+  answers: readonly ReplayedAnswer[],
+  rule?: AbstentionRule,
+): { judged: JudgedAnswer[]; decisions: (AbstentionSignal | undefined)[] } {
+  const decisions = answers.map((answer) =>
+    rule && answer.detection ? rule(answer.detection) : undefined,
+  );
+  return {
+    judged: answers.map((answer, index) =>
+      counterfactualAnswer(answer, decisions[index] !== undefined),
+    ),
+    decisions,
+  };
+}
+
+/**
  * Scores a replayed run: as recorded, and with the detector's abstentions accounted
  * counterfactually (an abstention is correct on an `_abs` question and wrong on any other; other
  * answers keep their recorded label).
  */
 export function summarizeReplay(run: ReplayedRun, rule?: AbstentionRule): ReplaySummary {
-  const baseline = computeQaMetrics(
-    run.answers.map((answer) => ({
-      questionId: answer.questionId,
-      questionType: answer.questionType,
-      correct: answer.recordedLabel,
-      abstained: answer.readerAbstained,
-    })),
-  );
+  const baseline = computeQaMetrics(judgeReplayedAnswers(run.answers).judged);
   if (!rule) return { baseline, skipped: run.skippedIds.length };
+  const { judged, decisions } = judgeReplayedAnswers(run.answers, rule);
   const layers: Record<string, { abstentions: number; onAnswerable: number }> = {};
-  const judged: JudgedAnswer[] = run.answers.map((answer) => {
-    const decision = answer.detection ? rule(answer.detection) : undefined;
-    if (!decision) {
-      return {
-        questionId: answer.questionId,
-        questionType: answer.questionType,
-        correct: answer.recordedLabel,
-        abstained: answer.readerAbstained,
-      };
-    }
-    const answerable = !isAbstentionQuestion(answer.questionId);
+  decisions.forEach((decision, index) => {
+    if (!decision) return;
     const counts = layers[decision.reason] ?? { abstentions: 0, onAnswerable: 0 };
     layers[decision.reason] = counts;
     counts.abstentions += 1;
-    if (answerable) counts.onAnswerable += 1;
-    return {
-      questionId: answer.questionId,
-      questionType: answer.questionType,
-      correct: !answerable,
-      abstained: true,
-      abstentionAdded: !answer.readerAbstained,
-    };
+    if (!isAbstentionQuestion(run.answers[index]?.questionId ?? '')) counts.onAnswerable += 1;
   });
   return { baseline, detector: computeQaMetrics(judged), skipped: run.skippedIds.length, layers };
 }
