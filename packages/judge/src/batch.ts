@@ -1,6 +1,7 @@
 import { VerificationConfig } from './config.js';
 import { JudgeError, JudgeErrorCode } from './errors.js';
 import {
+  initialResult,
   runPipeline,
   Stage,
   type VerificationItem,
@@ -147,33 +148,10 @@ function crashed(item: VerificationItem, error: unknown, options: VerificationCo
     message,
   };
   return {
-    id: item?.id === undefined || item?.id === null ? null : String(item.id),
-    question: typeof item?.question === 'string' ? item.question : '',
-    response: null,
-    evaluationMode: options.evaluationMode,
+    ...initialResult(item ?? {}, options.evaluationMode),
     verifyResult: false,
     failedStage: Stage.FINALIZE,
     error: stageError,
-    abstentionCheckPerformed: false,
-    abstentionDetected: null,
-    abstentionReasoning: null,
-    abstentionOverrideApplied: false,
-    abstentionError: null,
-    sufficiencyCheckPerformed: false,
-    sufficiencyDetected: null,
-    sufficiencyReasoning: null,
-    sufficiencyOverrideApplied: false,
-    sufficiencyError: null,
-    sufficiencyMissingFields: [],
-    parsed: null,
-    verifyMismatches: [],
-    rubricScores: null,
-    rubricReasoning: null,
-    rubricError: null,
-    stages: [],
-    llmCalls: 0,
-    usage: emptyUsage(),
-    durationMs: 0,
   } satisfies VerificationResult;
 }
 

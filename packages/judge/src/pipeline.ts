@@ -165,21 +165,19 @@ export async function verify(
   return runPipeline(item, options, config);
 }
 
-/** Runs the pipeline with an already validated config (the batch path reuses one config). */
-export async function runPipeline(
-  item: VerificationItem,
-  options: VerifyOptions,
-  config: VerificationConfig,
-): Promise<VerificationResult> {
-  const started = performance.now();
-  const { judge, signal } = options;
-  const prompts = config.promptConfig;
-  const records = new Map<StageName, StageRecord>();
-  const result: VerificationResult = {
+/**
+ * A result before any stage has run; the batch also starts from it for an item whose pipeline
+ * threw.
+ */
+export function initialResult(
+  item: Partial<VerificationItem>,
+  evaluationMode: EvaluationMode,
+): VerificationResult {
+  return {
     id: item.id === undefined || item.id === null ? null : String(item.id),
     question: typeof item.question === 'string' ? item.question : '',
     response: null,
-    evaluationMode: config.evaluationMode,
+    evaluationMode,
     verifyResult: null,
     failedStage: null,
     error: null,
@@ -204,6 +202,19 @@ export async function runPipeline(
     usage: emptyUsage(),
     durationMs: 0,
   };
+}
+
+/** Runs the pipeline with an already validated config (the batch path reuses one config). */
+export async function runPipeline(
+  item: VerificationItem,
+  options: VerifyOptions,
+  config: VerificationConfig,
+): Promise<VerificationResult> {
+  const started = performance.now();
+  const { judge, signal } = options;
+  const prompts = config.promptConfig;
+  const records = new Map<StageName, StageRecord>();
+  const result = initialResult(item, config.evaluationMode);
 
   let stageStarted = performance.now();
   const begin = () => {
