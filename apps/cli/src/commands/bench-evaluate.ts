@@ -6,21 +6,24 @@ import {
 } from '@qualm/benchmark';
 import { createChatClient } from '@qualm/judge';
 import { type Command, Option } from 'commander';
-import { formatTable, Progress, parseNumberOption } from '../io.js';
-import { checkEndpoint, failureLine, formatUsage, requireApiKey } from './bench-generate.js';
+import {
+  addBaseUrlOption,
+  addRequestOptions,
+  type ChatClientFlags,
+  checkEndpoint,
+  readChatClientFlags,
+  requireApiKey,
+} from '../chat-client-options.js';
+import { formatTable, Progress } from '../io.js';
+import { failureLine, formatUsage } from './bench-generate.js';
 import { formatScore, type MetricsFormat, metricsFormats, scoreNotes } from './bench-metrics.js';
 import { longmemevalCommand } from './longmemeval-group.js';
 
-interface EvaluateFlags {
+interface EvaluateFlags extends ChatClientFlags {
   run: string;
   data: string;
   out?: string;
   model: string;
-  baseUrl?: string;
-  concurrency: string;
-  timeout: string;
-  maxAttempts: string;
-  retryDelay: string;
   format: MetricsFormat;
 }
 
@@ -43,21 +46,15 @@ Examples:
 
 /** Registers `qualm bench longmemeval evaluate`. */
 export function registerBenchEvaluate(program: Command): void {
-  longmemevalCommand(program)
+  const command = longmemevalCommand(program)
     .command('evaluate')
     .description('Judge LongMemEval hypotheses with the official per-type prompts.')
     .requiredOption('--data <file>', 'LongMemEval file (oracle, S or M; plain or .gz)')
     .requiredOption('--run <file>', 'hypotheses, {question_id, hypothesis} JSON Lines')
     .option('--out <file>', 'eval-results output (default: <run>.eval-results-<model>)')
-    .option('--model <model>', 'judge model', DEFAULT_JUDGE_MODEL)
-    .option(
-      '--base-url <url>',
-      'OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)',
-    )
-    .option('--concurrency <n>', 'answers judged at the same time', '4')
-    .option('--timeout <ms>', 'time allowed for one request', '60000')
-    .option('--max-attempts <n>', 'requests per call before a transient failure is final', '3')
-    .option('--retry-delay <ms>', 'delay before the first retry, doubled for each retry', '500')
+    .option('--model <model>', 'judge model', DEFAULT_JUDGE_MODEL);
+  addBaseUrlOption(command);
+  addRequestOptions(command, 'answers judged at the same time')
     .addOption(
       new Option('--format <format>', 'format of the metrics printed at the end')
         .choices([...metricsFormats])
@@ -66,25 +63,11 @@ export function registerBenchEvaluate(program: Command): void {
     .addHelpText('after', example)
     .action(async (flags: EvaluateFlags) => {
       const apiKey = requireApiKey();
-      const concurrency = parseNumberOption('--concurrency', flags.concurrency, {
-        min: 1,
-        max: 256,
-        integer: true,
-      });
-      const timeoutMs = parseNumberOption('--timeout', flags.timeout, { min: 1 });
-      const maxAttempts = parseNumberOption('--max-attempts', flags.maxAttempts, {
-        min: 1,
-        max: 20,
-        integer: true,
-      });
-      const retryDelayMs = parseNumberOption('--retry-delay', flags.retryDelay, { min: 0 });
+      const { concurrency, clientOptions } = readChatClientFlags(flags);
       const client = createChatClient({
         model: resolveJudgeModel(flags.model),
         apiKey,
-        ...(flags.baseUrl ? { baseURL: flags.baseUrl } : {}),
-        timeoutMs,
-        maxAttempts,
-        backoff: { baseDelayMs: retryDelayMs },
+        ...clientOptions,
       });
       await checkEndpoint(client);
       const outPath = flags.out ?? `${flags.run}.eval-results-${flags.model.replaceAll('/', '_')}`;

@@ -11,25 +11,25 @@ import {
   retrieverKinds,
   runReader,
 } from '@qualm/benchmark';
-import {
-  type ChatClient,
-  createChatClient,
-  JudgeError,
-  JudgeErrorCode,
-  type TokenUsage,
-} from '@qualm/judge';
+import { createChatClient, type TokenUsage } from '@qualm/judge';
 import { DEFAULT_EMBEDDING_MODEL_ID, type Embedder, loadEmbedder } from '@qualm/search-core';
 import { type Command, Option } from 'commander';
+import {
+  addBaseUrlOption,
+  addRequestOptions,
+  type ChatClientFlags,
+  checkEndpoint,
+  readChatClientFlags,
+  requireApiKey,
+} from '../chat-client-options.js';
 import { addDetectorOptions, createDetector, type DetectorFlags } from '../detector-options.js';
-import { CliError, CliErrorCode } from '../errors.js';
 import { formatTable, Progress, parseNumberOption } from '../io.js';
 import { longmemevalCommand } from './longmemeval-group.js';
 
-interface GenerateFlags extends DetectorFlags {
+interface GenerateFlags extends DetectorFlags, ChatClientFlags {
   data: string;
   out: string;
   model: string;
-  baseUrl?: string;
   reading: ReadingMethod;
   history: HistorySource;
   level: RetrievalLevel;
@@ -40,10 +40,6 @@ interface GenerateFlags extends DetectorFlags {
   assistantTurns?: boolean;
   ids?: string[];
   limit?: string;
-  concurrency: string;
-  timeout: string;
-  maxAttempts: string;
-  retryDelay: string;
   maxTokens?: string;
   abstention?: boolean;
   format: 'table' | 'json';
@@ -84,11 +80,8 @@ export function registerBenchGenerate(program: Command): void {
     .description('Answer LongMemEval questions with a live model, as the official harness does.')
     .requiredOption('--data <file>', 'LongMemEval file (oracle, S or M; plain or .gz)')
     .requiredOption('--model <model>', 'answering model')
-    .requiredOption('--out <file>', 'hypotheses JSON Lines; a rerun continues it')
-    .option(
-      '--base-url <url>',
-      'OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)',
-    )
+    .requiredOption('--out <file>', 'hypotheses JSON Lines; a rerun continues it');
+  addBaseUrlOption(command)
     .addOption(
       new Option('--reading <method>', 'reading method')
         .choices([...readingMethods])
@@ -122,11 +115,8 @@ export function registerBenchGenerate(program: Command): void {
     )
     .option('--assistant-turns', 'also index the assistant side for retrieval')
     .option('--ids <ids...>', 'answer only these question ids')
-    .option('--limit <n>', 'answer only the first n questions')
-    .option('--concurrency <n>', 'questions answered at the same time', '4')
-    .option('--timeout <ms>', 'time allowed for one request', '60000')
-    .option('--max-attempts <n>', 'requests per call before a transient failure is final', '3')
-    .option('--retry-delay <ms>', 'delay before the first retry, doubled for each retry', '500')
+    .option('--limit <n>', 'answer only the first n questions');
+  addRequestOptions(command, 'questions answered at the same time')
     .option('--max-tokens <n>', 'reply length of the answer (default 500 direct, 800 otherwise)')
     .option('--abstention', 'pass each answer through the abstention detector');
   addDetectorOptions(command)
@@ -138,31 +128,13 @@ export function registerBenchGenerate(program: Command): void {
     .addHelpText('after', example)
     .action(async (flags: GenerateFlags) => {
       const apiKey = requireApiKey();
-      const concurrency = parseNumberOption('--concurrency', flags.concurrency, {
-        min: 1,
-        max: 256,
-        integer: true,
-      });
-      const timeoutMs = parseNumberOption('--timeout', flags.timeout, { min: 1 });
-      const maxAttempts = parseNumberOption('--max-attempts', flags.maxAttempts, {
-        min: 1,
-        max: 20,
-        integer: true,
-      });
+      const { concurrency, clientOptions } = readChatClientFlags(flags);
       const integer = (name: string, raw: string | undefined) =>
         raw === undefined ? undefined : parseNumberOption(name, raw, { min: 1, integer: true });
       const topK = integer('--top-k', flags.topK);
       const limit = integer('--limit', flags.limit);
       const maxTokens = integer('--max-tokens', flags.maxTokens);
-      const retryDelayMs = parseNumberOption('--retry-delay', flags.retryDelay, { min: 0 });
-      const client = createChatClient({
-        model: flags.model,
-        apiKey,
-        ...(flags.baseUrl ? { baseURL: flags.baseUrl } : {}),
-        timeoutMs,
-        maxAttempts,
-        backoff: { baseDelayMs: retryDelayMs },
-      });
+      const client = createChatClient({ model: flags.model, apiKey, ...clientOptions });
       const detector = flags.abstention ? await createDetector(flags) : undefined;
       let embedder: Embedder | undefined;
       if (flags.history === 'retrieval' && flags.retriever !== 'fulltext') {
@@ -229,29 +201,6 @@ function summary(run: ReaderRun): string {
 /** Token usage as `prompt + completion = total (calls, requests)`. */
 export function formatUsage(usage: TokenUsage): string {
   return `${usage.promptTokens} prompt + ${usage.completionTokens} completion = ${usage.totalTokens} (${usage.calls} calls, ${usage.requests} requests)`;
-}
-
-/** The API key of a live step, or one clear error line when `OPENAI_API_KEY` is not set. */
-export function requireApiKey(): string {
-  const apiKey = process.env.OPENAI_API_KEY;
-  if (apiKey === undefined || apiKey.trim() === '') {
-    throw new CliError(
-      CliErrorCode.MISSING_CREDENTIALS,
-      'OPENAI_API_KEY is not set: export the API key of the endpoint (any non-empty value for a local server that needs none)',
-    );
-  }
-  return apiKey;
-}
-
-/** Fails at once, in one line, when the endpoint cannot be reached or rejects the key. */
-export async function checkEndpoint(client: ChatClient): Promise<void> {
-  try {
-    await client.listModels();
-  } catch (error) {
-    // an endpoint without GET /models still answers chat completions
-    if (error instanceof JudgeError && error.code === JudgeErrorCode.REQUEST_REJECTED) return;
-    throw error;
-  }
 }
 
 /** One line about the questions a run left out, with the first one's reason. */

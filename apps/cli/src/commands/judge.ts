@@ -22,21 +22,22 @@ import {
 } from '@qualm/judge';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { CliError, CliErrorCode } from '../errors.js';
 import {
-  formatTable,
-  openInput,
-  Progress,
-  parseNumberOption,
-  readJsonLines,
-  readText,
-} from '../io.js';
+  addBaseUrlOption,
+  addRequestOptions,
+  type ChatClientFlags,
+  checkEndpoint,
+  readChatClientFlags,
+  requireApiKey,
+} from '../chat-client-options.js';
+import { CliError, CliErrorCode } from '../errors.js';
+import { formatTable, openInput, Progress, readJsonLines, readText } from '../io.js';
 
 const formats = ['table', 'json', 'jsonl'] as const;
 type Format = (typeof formats)[number];
 const structuredModes: readonly StructuredOutputMode[] = ['auto', 'json_schema', 'text'];
 
-interface JudgeOptions {
+interface JudgeOptions extends ChatClientFlags {
   input: string;
   template?: string;
   rubric?: string;
@@ -45,11 +46,6 @@ interface JudgeOptions {
   mode: string;
   model: string;
   answeringModel?: string;
-  baseUrl?: string;
-  concurrency: string;
-  timeout: string;
-  maxAttempts: string;
-  retryDelay: string;
   structuredOutput: string;
   instructionsAbstention?: string;
   instructionsSufficiency?: string;
@@ -92,7 +88,7 @@ const transientCodes = new Set<string>([
 
 /** Registers `qualm judge`. */
 export function registerJudge(program: Command): void {
-  program
+  const command = program
     .command('judge')
     .description(
       'Check answers for abstention and sufficiency with an LLM judge, then parse them into a template and verify them.',
@@ -110,15 +106,9 @@ export function registerJudge(program: Command): void {
     .option(
       '--answering-model <model>',
       'model that answers items without a response (default: --model)',
-    )
-    .option(
-      '--base-url <url>',
-      'OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)',
-    )
-    .option('--concurrency <n>', 'items verified at the same time', '4')
-    .option('--timeout <ms>', 'time allowed for one request', '60000')
-    .option('--max-attempts <n>', 'requests per call before a transient failure is final', '3')
-    .option('--retry-delay <ms>', 'delay before the first retry, doubled for each retry', '500')
+    );
+  addBaseUrlOption(command);
+  addRequestOptions(command, 'items verified at the same time')
     .option('--structured-output <mode>', structuredModes.join(' | '), 'auto')
     .option('--instructions-abstention <text>', 'instructions appended to the abstention prompt')
     .option('--instructions-sufficiency <text>', 'instructions appended to the sufficiency prompt')
@@ -139,18 +129,7 @@ async function runJudge(options: JudgeOptions): Promise<void> {
     options.structuredOutput,
     structuredModes,
   ) as StructuredOutputMode;
-  const concurrency = parseNumberOption('--concurrency', options.concurrency, {
-    min: 1,
-    max: 256,
-    integer: true,
-  });
-  const timeoutMs = parseNumberOption('--timeout', options.timeout, { min: 1 });
-  const maxAttempts = parseNumberOption('--max-attempts', options.maxAttempts, {
-    min: 1,
-    max: 20,
-    integer: true,
-  });
-  const retryDelayMs = parseNumberOption('--retry-delay', options.retryDelay, { min: 0 });
+  const { concurrency, clientOptions: endpointOptions } = readChatClientFlags(options);
   const config = new VerificationConfig({
     abstentionEnabled: options.abstention === true,
     sufficiencyEnabled: options.sufficiency === true,
@@ -162,13 +141,7 @@ async function runJudge(options: JudgeOptions): Promise<void> {
     },
   });
 
-  const apiKey = process.env.OPENAI_API_KEY;
-  if (apiKey === undefined || apiKey.trim() === '') {
-    throw new CliError(
-      CliErrorCode.MISSING_CREDENTIALS,
-      'OPENAI_API_KEY is not set: export the API key of the endpoint (any non-empty value for a local server that ignores it)',
-    );
-  }
+  const apiKey = requireApiKey('ignores it');
 
   let template: Template | undefined;
   if (config.usesTemplate) {
@@ -192,14 +165,7 @@ async function runJudge(options: JudgeOptions): Promise<void> {
   const done = new Set(previous.map((record) => record.id));
   const pending = items.filter((item) => !done.has(String(item.id)));
 
-  const clientOptions = {
-    apiKey,
-    baseURL: options.baseUrl,
-    timeoutMs,
-    maxAttempts,
-    backoff: { baseDelayMs: retryDelayMs },
-    structuredOutput,
-  };
+  const clientOptions = { ...endpointOptions, apiKey, structuredOutput };
   const judge = createChatClient({ ...clientOptions, model: options.model });
   const answering = createChatClient({
     ...clientOptions,
@@ -399,16 +365,6 @@ function readPreviousResults(path: string): ResultRecord[] {
     records.push(value as ResultRecord);
   }
   return records;
-}
-
-async function checkEndpoint(judge: ReturnType<typeof createChatClient>): Promise<void> {
-  try {
-    await judge.listModels();
-  } catch (error) {
-    // an endpoint without GET /models still answers chat completions
-    if (error instanceof JudgeError && error.code === JudgeErrorCode.REQUEST_REJECTED) return;
-    throw error;
-  }
 }
 
 const percent = (rate: number | null) => (rate === null ? '-' : `${(rate * 100).toFixed(1)}%`);

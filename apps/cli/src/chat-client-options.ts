@@ -1,0 +1,87 @@
+import { type ChatClient, type ChatClientOptions, JudgeError, JudgeErrorCode } from '@qualm/judge';
+import type { Command } from 'commander';
+import { CliError, CliErrorCode } from './errors.js';
+import { parseNumberOption } from './io.js';
+
+/** The flags that configure calls to an OpenAI-compatible endpoint, as commander parses them. */
+export interface ChatClientFlags {
+  baseUrl?: string;
+  concurrency: string;
+  timeout: string;
+  maxAttempts: string;
+  retryDelay: string;
+}
+
+/** What the flags describe: calls at the same time, and the client options but model and key. */
+export interface ChatClientSettings {
+  concurrency: number;
+  clientOptions: Pick<ChatClientOptions, 'baseURL' | 'timeoutMs' | 'maxAttempts' | 'backoff'>;
+}
+
+/** Adds `--base-url` to a command. */
+export function addBaseUrlOption(command: Command): Command {
+  return command.option(
+    '--base-url <url>',
+    'OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)',
+  );
+}
+
+/** Adds `--concurrency` (described for this command), `--timeout`, `--max-attempts` and `--retry-delay`. */
+export function addRequestOptions(command: Command, concurrencyDescription: string): Command {
+  return command
+    .option('--concurrency <n>', concurrencyDescription, '4')
+    .option('--timeout <ms>', 'time allowed for one request', '60000')
+    .option('--max-attempts <n>', 'requests per call before a transient failure is final', '3')
+    .option('--retry-delay <ms>', 'delay before the first retry, doubled for each retry', '500');
+}
+
+/** Reads the endpoint and request flags; a bad value throws one line that names the flag. */
+export function readChatClientFlags(flags: ChatClientFlags): ChatClientSettings {
+  const concurrency = parseNumberOption('--concurrency', flags.concurrency, {
+    min: 1,
+    max: 256,
+    integer: true,
+  });
+  const timeoutMs = parseNumberOption('--timeout', flags.timeout, { min: 1 });
+  const maxAttempts = parseNumberOption('--max-attempts', flags.maxAttempts, {
+    min: 1,
+    max: 20,
+    integer: true,
+  });
+  const retryDelayMs = parseNumberOption('--retry-delay', flags.retryDelay, { min: 0 });
+  return {
+    concurrency,
+    clientOptions: {
+      ...(flags.baseUrl ? { baseURL: flags.baseUrl } : {}),
+      timeoutMs,
+      maxAttempts,
+      backoff: { baseDelayMs: retryDelayMs },
+    },
+  };
+}
+
+/**
+ * The API key from `OPENAI_API_KEY`, or one clear error line when it is not set; `localServer`
+ * ends the hint about servers that do not check the key.
+ */
+export function requireApiKey(localServer: 'needs none' | 'ignores it' = 'needs none'): string {
+  const apiKey = process.env.OPENAI_API_KEY;
+  if (apiKey === undefined || apiKey.trim() === '') {
+    throw new CliError(
+      CliErrorCode.MISSING_CREDENTIALS,
+      `OPENAI_API_KEY is not set: export the API key of the endpoint (any non-empty value for a local server that ${localServer})`,
+    );
+  }
+  return apiKey;
+}
+
+/** Fails at once, in one line, when the endpoint cannot be reached or rejects the key. */
+export async function checkEndpoint(client: ChatClient): Promise<void> {
+  try {
+    await client.listModels();
+  } catch (error) {
+    // an endpoint without GET /models still answers chat completions
+    if (error instanceof JudgeError && error.code === JudgeErrorCode.REQUEST_REJECTED) return;
+    throw error;
+  }
+}
