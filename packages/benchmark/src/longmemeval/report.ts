@@ -8,6 +8,7 @@ import type { QaMetrics } from './qa-metrics.js';
 import {
   loadQuestionTypes,
   qaMetricsMarkdown,
+  qaMetricsRows,
   readEvalResults,
   scoreEvalResults,
   typesOf,
@@ -429,30 +430,7 @@ function metricsRows(runs: readonly ReportRun[]): string[][] {
   const types = [...new Set(runs.flatMap((run) => typesOf(run.metrics)))].filter((type) =>
     runs.some((run) => run.metrics.byType[type]),
   );
-  const row = (label: string, cell: (metrics: QaMetrics) => string) => [
-    label,
-    ...runs.map((run) => cell(run.metrics)),
-  ];
-  return [
-    ...types.map((type) =>
-      row(type, (metrics) => {
-        const counts = metrics.byType[type];
-        return counts ? `${percent(counts.accuracy)} (${counts.n})` : '–';
-      }),
-    ),
-    row('task-averaged', (metrics) => percent(metrics.taskAveraged)),
-    row('overall', (metrics) => `${percent(metrics.overall)} (${metrics.n})`),
-    row(
-      'abstention',
-      (metrics) =>
-        `${percent(metrics.abstention.accuracy)} (${metrics.abstention.correct}/${metrics.abstention.n})`,
-    ),
-    row(
-      'false abstention',
-      (metrics) =>
-        `${percent(metrics.falseAbstentionRate)} (${metrics.falseAbstentions}/${metrics.n - metrics.abstention.n})`,
-    ),
-  ];
+  return qaMetricsRows(runs, types);
 }
 
 const styles = `

@@ -206,11 +206,26 @@ export function qaMetricsMarkdown(runs: readonly { name: string; metrics: QaMetr
   const types = [...new Set(runs.flatMap((run) => typesOf(run.metrics)))];
   const header = `| metric | ${runs.map((run) => escapeCell(run.name)).join(' | ')} |`;
   const rule = `| --- | ${runs.map(() => '---:').join(' | ')} |`;
-  const row = (label: string, cell: (metrics: QaMetrics) => string) =>
-    `| ${label} | ${runs.map((run) => cell(run.metrics)).join(' | ')} |`;
   return [
     header,
     rule,
+    ...qaMetricsRows(runs, types).map(([label, ...cells]) => `| ${label} | ${cells.join(' | ')} |`),
+  ].join('\n');
+}
+
+/**
+ * The rows of a metrics table, each a label and then a cell per run: the given types, then
+ * task-averaged, overall, abstention and false abstention.
+ */
+export function qaMetricsRows(
+  runs: readonly { metrics: QaMetrics }[],
+  types: readonly string[],
+): string[][] {
+  const row = (label: string, cell: (metrics: QaMetrics) => string) => [
+    label,
+    ...runs.map((run) => cell(run.metrics)),
+  ];
+  return [
     ...types.map((type) =>
       row(type, (metrics) => {
         const counts = metrics.byType[type];
@@ -229,7 +244,7 @@ export function qaMetricsMarkdown(runs: readonly { name: string; metrics: QaMetr
       (metrics) =>
         `${percent(metrics.falseAbstentionRate)} (${metrics.falseAbstentions}/${metrics.n - metrics.abstention.n})`,
     ),
-  ].join('\n');
+  ];
 }
 
 /** The official six types in their order, then any other type a run has. */
