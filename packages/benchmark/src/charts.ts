@@ -13,3 +13,14 @@ export async function renderSvg(spec: ChartSpec): Promise<string> {
     view.finalize();
   }
 }
+
+/** A quantitative encoding of a share from 0 to 1, its axis in whole percentages. */
+export function shareEncoding(field: string, title: string) {
+  return {
+    field,
+    type: 'quantitative' as const,
+    title,
+    axis: { format: '.0%' },
+    scale: { domain: [0, 1] },
+  };
+}

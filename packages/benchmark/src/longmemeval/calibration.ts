@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_DETECTOR_CONFIG, retrievalScoreSignal } from '@qualm/search-core';
-import { type ChartSpec, renderSvg } from '../charts.js';
+import { type ChartSpec, renderSvg, shareEncoding } from '../charts.js';
 import { computeQaMetrics, type QaMetrics } from './qa-metrics.js';
 import {
   type AbstentionRule,
@@ -201,13 +201,7 @@ export function tradeoffChart(report: CalibrationReport): ChartSpec {
         title: 'false-abstention rate added',
         axis: { format: '.1%' },
       },
-      y: {
-        field: 'abstentionAccuracy',
-        type: 'quantitative',
-        title: 'abstention accuracy',
-        axis: { format: '.0%' },
-        scale: { domain: [0, 1] },
-      },
+      y: shareEncoding('abstentionAccuracy', 'abstention accuracy'),
       color: { field: 'series', type: 'nominal', title: null, legend: { labelLimit: 400 } },
       order: { field: 'addedFalseAbstentionRate' },
       tooltip: [

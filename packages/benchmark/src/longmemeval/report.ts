@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
-import { type ChartSpec, renderSvg } from '../charts.js';
+import { type ChartSpec, renderSvg, shareEncoding } from '../charts.js';
 import { BenchmarkError, BenchmarkErrorCode } from '../errors.js';
 import { type CalibrationReport, tradeoffChart } from './calibration.js';
 import type { QaMetrics } from './qa-metrics.js';
@@ -150,6 +150,17 @@ export function runNames(paths: readonly string[]): string[] {
 
 const chartSchema = 'https://vega.github.io/schema/vega-lite/v6.json';
 
+// a colour per run in the runs' order, the legend below the chart with the names in full
+function runColor(runs: readonly ReportRun[]) {
+  return {
+    field: 'run',
+    type: 'nominal' as const,
+    title: 'run',
+    sort: runs.map((run) => run.name),
+    legend: { orient: 'bottom' as const, direction: 'vertical' as const, labelLimit: 600 },
+  };
+}
+
 /** Grouped bars: accuracy per question type, task-averaged and overall, one bar per run. */
 export function accuracyChart(runs: readonly ReportRun[]): ChartSpec {
   const categories = [
@@ -189,20 +200,8 @@ export function accuracyChart(runs: readonly ReportRun[]): ChartSpec {
         axis: { labelAngle: -30, labelLimit: 240 },
       },
       xOffset: { field: 'run', type: 'nominal', sort: runs.map((run) => run.name) },
-      y: {
-        field: 'accuracy',
-        type: 'quantitative',
-        title: 'accuracy',
-        axis: { format: '.0%' },
-        scale: { domain: [0, 1] },
-      },
-      color: {
-        field: 'run',
-        type: 'nominal',
-        title: 'run',
-        sort: runs.map((run) => run.name),
-        legend: { orient: 'bottom', direction: 'vertical', labelLimit: 600 },
-      },
+      y: shareEncoding('accuracy', 'accuracy'),
+      color: runColor(runs),
       tooltip: [
         { field: 'run' },
         { field: 'category' },
@@ -236,20 +235,8 @@ export function abstentionChart(runs: readonly ReportRun[]): ChartSpec {
         axis: { format: '.1%' },
         scale: { domain: [0, Math.max(0.05, largest * 1.25)] },
       },
-      y: {
-        field: 'abstentionAccuracy',
-        type: 'quantitative',
-        title: 'abstention accuracy (_abs questions)',
-        axis: { format: '.0%' },
-        scale: { domain: [0, 1] },
-      },
-      color: {
-        field: 'run',
-        type: 'nominal',
-        title: 'run',
-        sort: runs.map((run) => run.name),
-        legend: { orient: 'bottom', direction: 'vertical', labelLimit: 600 },
-      },
+      y: shareEncoding('abstentionAccuracy', 'abstention accuracy (_abs questions)'),
+      color: runColor(runs),
     },
     layer: [
       {
