@@ -72,8 +72,6 @@ export {
   type ReaderRecord,
   type ReaderRun,
   type ReaderRunOptions,
-  type RunFailure,
-  type RunProgress,
   readQuestion,
   runReader,
 } from './longmemeval/reader.js';
@@ -124,6 +122,9 @@ export {
   forEachConcurrently,
   openResumableOutput,
   type ResumableOutput,
+  type ResumableRun,
+  type RunFailure,
+  type RunProgress,
 } from './longmemeval/resumable-output.js';
 export {
   buildRetrievalCorpus,

@@ -1,4 +1,4 @@
-import { addUsage, type ChatClient, emptyUsage, JudgeError, type TokenUsage } from '@qualm/judge';
+import type { ChatClient, TokenUsage } from '@qualm/judge';
 import { BenchmarkError, BenchmarkErrorCode } from '../errors.js';
 import {
   ABSTENTION_JUDGE_TEMPLATE,
@@ -7,18 +7,16 @@ import {
   JUDGE_TEMPLATES_BY_TYPE,
 } from './judge-prompts.js';
 import { streamLongMemEval } from './loader.js';
-import {
-  checkConcurrency,
-  failureOf,
-  isFatal,
-  type RunFailure,
-  type RunProgress,
-} from './reader.js';
 import { fillTemplate } from './reader-prompts.js';
-import { forEachConcurrently, openResumableOutput } from './resumable-output.js';
+import {
+  appendConcurrently,
+  checkConcurrency,
+  openResumableOutput,
+  type ResumableRun,
+  type RunProgress,
+} from './resumable-output.js';
 import {
   evalResultLineSchema,
-  type HypothesisLine,
   hypothesisLineSchema,
   type RunScore,
   readRunRecords,
@@ -99,18 +97,9 @@ export interface EvaluationOptions {
 }
 
 /** The result of {@link runEvaluation}. */
-export interface EvaluationRun {
-  outPath: string;
-  /** Answers this run had to judge. */
-  total: number;
-  /** Answers already in the output, skipped. */
-  alreadyDone: number;
-  written: number;
-  failures: RunFailure[];
+export interface EvaluationRun extends ResumableRun {
   /** Ids of the hypotheses that the data lacks; they are skipped, as the harness does. */
   missingIds: string[];
-  /** Tokens spent by this run. */
-  usage: TokenUsage;
   /** The metrics of everything in the output. */
   score: RunScore;
 }
@@ -140,33 +129,23 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
     .filter((id) => !questions.has(id));
   const known = hypotheses.filter((entry) => questions.has(entry.question_id));
   const pending = known.filter((entry) => !output.doneIds.has(entry.question_id));
-  const usage = emptyUsage();
-  const failures: RunFailure[] = [];
-  let written = 0;
-  let done = 0;
-  const controller = new AbortController();
-  await forEachConcurrently(pending, concurrency, async (entry: HypothesisLine) => {
-    const question = questions.get(entry.question_id)!;
-    try {
+  const { written, failures, usage } = await appendConcurrently({
+    output,
+    items: pending,
+    total: pending.length,
+    concurrency,
+    questionId: (entry) => entry.question_id,
+    work: async (entry, signal) => {
+      const question = questions.get(entry.question_id)!;
       const verdict = await judgeHypothesis(options.client, question, entry.hypothesis, {
-        signal: controller.signal,
+        signal,
       });
-      Object.assign(usage, addUsage(usage, verdict.usage));
-      output.append({
-        ...entry,
-        autoeval_label: { model: options.client.model, label: verdict.label },
-      });
-      written += 1;
-    } catch (error) {
-      if (isFatal(error)) {
-        controller.abort();
-        throw error;
-      }
-      if (error instanceof JudgeError) Object.assign(usage, addUsage(usage, error.usage));
-      failures.push(failureOf(entry.question_id, error));
-    }
-    done += 1;
-    options.onProgress?.({ done, total: pending.length, failed: failures.length });
+      return {
+        record: { ...entry, autoeval_label: { model: options.client.model, label: verdict.label } },
+        usage: verdict.usage,
+      };
+    },
+    onProgress: options.onProgress,
   });
   const results = output.records.map((record, index) => {
     const parsed = evalResultLineSchema.safeParse(record);

@@ -1,11 +1,4 @@
-import {
-  addUsage,
-  type ChatClient,
-  emptyUsage,
-  JudgeError,
-  JudgeErrorCode,
-  type TokenUsage,
-} from '@qualm/judge';
+import { addUsage, type ChatClient, emptyUsage, type TokenUsage } from '@qualm/judge';
 import {
   type AbstentionDetector,
   type AbstentionReason,
@@ -37,7 +30,13 @@ import {
   STEP_BY_STEP_READER_TEMPLATE,
 } from './reader-prompts.js';
 import { sessionDocuments } from './replay.js';
-import { forEachConcurrently, openResumableOutput } from './resumable-output.js';
+import {
+  appendConcurrently,
+  checkConcurrency,
+  openResumableOutput,
+  type ResumableRun,
+  type RunProgress,
+} from './resumable-output.js';
 import type { LongMemEvalQuestion } from './schema.js';
 
 /** Options of the LongMemEval reader. */
@@ -231,22 +230,6 @@ function evidenceHits(
   });
 }
 
-/** Progress of a resumable run. */
-export interface RunProgress {
-  /** Questions finished in this run, failed ones included. */
-  done: number;
-  /** Questions this run had to do (those already in the output are not counted). */
-  total: number;
-  failed: number;
-}
-
-/** A question a run could not finish; it is not written, so a rerun tries it again. */
-export interface RunFailure {
-  questionId: string;
-  code: string;
-  message: string;
-}
-
 /** Options of {@link runReader}. */
 export interface ReaderRunOptions extends Omit<ReaderOptions, 'signal'> {
   /** A LongMemEval file (oracle, S or M; plain or .gz). */
@@ -263,18 +246,9 @@ export interface ReaderRunOptions extends Omit<ReaderOptions, 'signal'> {
 }
 
 /** The result of {@link runReader}. */
-export interface ReaderRun {
-  outPath: string;
-  /** Questions this run had to do. */
-  total: number;
-  /** Questions already in the output, skipped. */
-  alreadyDone: number;
-  written: number;
-  failures: RunFailure[];
+export interface ReaderRun extends ResumableRun {
   /** Ids asked for with `questionIds` that the data lacks. */
   missingIds: string[];
-  /** Tokens spent by this run, failed calls included. */
-  usage: TokenUsage;
   /** Tokens recorded in the whole output, earlier runs included. */
   outputUsage: TokenUsage;
 }
@@ -297,34 +271,22 @@ export async function runReader(options: ReaderRunOptions): Promise<ReaderRun> {
     ...(options.questionIds ? { questionIds: options.questionIds } : {}),
     ...(options.limit !== undefined ? { limit: options.limit } : {}),
   });
-  const usage = emptyUsage();
-  const failures: RunFailure[] = [];
-  let written = 0;
-  let done = 0;
-  const controller = new AbortController();
-  const report = () =>
-    options.onProgress?.({ done, total: plan.pending.size, failed: failures.length });
   const pendingQuestions = async function* () {
     for await (const question of streamLongMemEval(options.dataPath)) {
       if (plan.pending.has(question.question_id)) yield question;
     }
   };
-  await forEachConcurrently(pendingQuestions(), concurrency, async (question) => {
-    try {
-      const record = await readQuestion(question, { ...options, signal: controller.signal });
-      Object.assign(usage, addUsage(usage, record.usage));
-      output.append({ ...record });
-      written += 1;
-    } catch (error) {
-      if (isFatal(error)) {
-        controller.abort();
-        throw error;
-      }
-      if (error instanceof JudgeError) Object.assign(usage, addUsage(usage, error.usage));
-      failures.push(failureOf(question.question_id, error));
-    }
-    done += 1;
-    report();
+  const { written, failures, usage } = await appendConcurrently({
+    output,
+    items: pendingQuestions(),
+    total: plan.pending.size,
+    concurrency,
+    questionId: (question) => question.question_id,
+    work: async (question, signal) => {
+      const record = await readQuestion(question, { ...options, signal });
+      return { record: { ...record }, usage: record.usage };
+    },
+    onProgress: options.onProgress,
   });
   return {
     outPath: options.outPath,
@@ -366,39 +328,6 @@ export async function planRun(options: {
     alreadyDone: selected.length - pending.size,
     missingIds: wanted ? [...wanted].filter((id) => !found.has(id)) : [],
   };
-}
-
-/** Checks a concurrency limit (4 when not given). */
-export function checkConcurrency(concurrency: number | undefined): number {
-  const value = concurrency ?? 4;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new BenchmarkError(
-      BenchmarkErrorCode.INVALID_CONFIG,
-      `concurrency must be a positive integer, got ${value}`,
-    );
-  }
-  return value;
-}
-
-const fatalJudgeCodes = new Set<string>([
-  JudgeErrorCode.AUTHENTICATION_FAILED,
-  JudgeErrorCode.MISSING_CREDENTIALS,
-  JudgeErrorCode.INVALID_CONFIG,
-  JudgeErrorCode.ABORTED,
-]);
-
-/** Whether a failure would repeat on every question, so the run should stop at once. */
-export function isFatal(error: unknown): boolean {
-  if (error instanceof JudgeError) return fatalJudgeCodes.has(error.code);
-  if (error instanceof BenchmarkError) return error.code === BenchmarkErrorCode.INVALID_CONFIG;
-  return true;
-}
-
-/** A failure as a {@link RunFailure}. */
-export function failureOf(questionId: string, error: unknown): RunFailure {
-  const code =
-    error instanceof JudgeError || error instanceof BenchmarkError ? error.code : 'UNKNOWN';
-  return { questionId, code, message: error instanceof Error ? error.message : String(error) };
 }
 
 /** The usage a line of an output records, when it records one. */

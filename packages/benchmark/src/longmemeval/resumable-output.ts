@@ -7,6 +7,7 @@ import {
   truncateSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
+import { addUsage, emptyUsage, JudgeError, JudgeErrorCode, type TokenUsage } from '@qualm/judge';
 import { BenchmarkError, BenchmarkErrorCode } from '../errors.js';
 
 /** A JSON Lines output that a rerun continues: what is already in it, and how to add to it. */
@@ -108,4 +109,115 @@ export async function forEachConcurrently<Item>(
   }
   await Promise.all(running);
   if (failure) throw failure.error;
+}
+
+/** Progress of a resumable run. */
+export interface RunProgress {
+  /** Questions finished in this run, failed ones included. */
+  done: number;
+  /** Questions this run had to do (those already in the output are not counted). */
+  total: number;
+  failed: number;
+}
+
+/** A question a run could not finish; it is not written, so a rerun tries it again. */
+export interface RunFailure {
+  questionId: string;
+  code: string;
+  message: string;
+}
+
+/** What a resumable run did, as the reader and the evaluator report it. */
+export interface ResumableRun {
+  outPath: string;
+  /** Questions this run had to do. */
+  total: number;
+  /** Questions already in the output, skipped. */
+  alreadyDone: number;
+  written: number;
+  failures: RunFailure[];
+  /** Tokens spent by this run, failed calls included. */
+  usage: TokenUsage;
+}
+
+/** Checks a concurrency limit (4 when not given). */
+export function checkConcurrency(concurrency: number | undefined): number {
+  const value = concurrency ?? 4;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_CONFIG,
+      `concurrency must be a positive integer, got ${value}`,
+    );
+  }
+  return value;
+}
+
+const fatalJudgeCodes = new Set<string>([
+  JudgeErrorCode.AUTHENTICATION_FAILED,
+  JudgeErrorCode.MISSING_CREDENTIALS,
+  JudgeErrorCode.INVALID_CONFIG,
+  JudgeErrorCode.ABORTED,
+]);
+
+/** Whether a failure would repeat on every question, so the run should stop at once. */
+export function isFatal(error: unknown): boolean {
+  if (error instanceof JudgeError) return fatalJudgeCodes.has(error.code);
+  if (error instanceof BenchmarkError) return error.code === BenchmarkErrorCode.INVALID_CONFIG;
+  return true;
+}
+
+/** A failure as a {@link RunFailure}. */
+export function failureOf(questionId: string, error: unknown): RunFailure {
+  const code =
+    error instanceof JudgeError || error instanceof BenchmarkError ? error.code : 'UNKNOWN';
+  return { questionId, code, message: error instanceof Error ? error.message : String(error) };
+}
+
+/** Options of {@link appendConcurrently}. */
+export interface AppendConcurrentlyOptions<Item> {
+  output: ResumableOutput;
+  items: AsyncIterable<Item> | Iterable<Item>;
+  /** How many items the run has to do, for progress. */
+  total: number;
+  concurrency: number;
+  questionId: (item: Item) => string;
+  /** Does one item: the line to append and the tokens spent on it. */
+  work: (
+    item: Item,
+    signal: AbortSignal,
+  ) => Promise<{ record: Record<string, unknown>; usage: TokenUsage }>;
+  onProgress?: (progress: RunProgress) => void;
+}
+
+/**
+ * Does every item with a concurrency limit and appends each line to the output as soon as it is
+ * done. A failure that would repeat on every item aborts the calls under way and is thrown; any
+ * other is listed, its item left out of the output so a rerun tries it again.
+ */
+export async function appendConcurrently<Item>(
+  options: AppendConcurrentlyOptions<Item>,
+): Promise<{ written: number; failures: RunFailure[]; usage: TokenUsage }> {
+  const usage = emptyUsage();
+  const failures: RunFailure[] = [];
+  let written = 0;
+  let done = 0;
+  const controller = new AbortController();
+  await forEachConcurrently(options.items, options.concurrency, async (item) => {
+    try {
+      const { record, usage: spent } = await options.work(item, controller.signal);
+      Object.assign(usage, addUsage(usage, spent));
+      options.output.append(record);
+      written += 1;
+    } catch (error) {
+      if (isFatal(error)) {
+        controller.abort();
+        throw error;
+      }
+      if (error instanceof JudgeError) Object.assign(usage, addUsage(usage, error.usage));
+      failures.push(failureOf(options.questionId(item), error));
+    }
+    done += 1;
+    options.onProgress?.({ done, total: options.total, failed: failures.length });
+  });
+  return { written, failures, usage };
 }
