@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { SearchCoreError, SearchCoreErrorCode } from '../errors.js';
 import {
-  describeIssues,
   forgetTransformersPipeline,
   loadTransformersPipeline,
+  modelTokenLimit,
+  parseOptions,
   type ResolvedModelOptions,
   resolveModelOptions,
   type TransformersModelOptions,
@@ -48,9 +49,6 @@ const runOptionsSchema = z.object({
   longTexts: z.enum(['windows', 'truncate']).optional(),
 });
 
-const UNBOUNDED_LENGTH = 1_000_000;
-const FALLBACK_MAX_TOKENS = 512;
-
 function normalise(vector: Float32Array): Float32Array {
   let norm = 0;
   for (const value of vector) norm += value * value;
@@ -88,12 +86,7 @@ export class TransformersEmbedder implements Embedder {
     this.resolved = parts.resolved;
     this.batchSize = parts.batchSize;
     this.longTexts = parts.longTexts;
-    const declared = parts.extractor.tokenizer.model_max_length;
-    const modelLimit =
-      declared !== undefined && declared < UNBOUNDED_LENGTH
-        ? declared
-        : (parts.extractor.model.config.max_position_embeddings ?? FALLBACK_MAX_TOKENS);
-    this.maxTokens = Math.min(modelLimit, parts.maxTokens ?? modelLimit);
+    this.maxTokens = modelTokenLimit(parts.extractor, parts.maxTokens);
     this.specialTokens = parts.extractor.tokenizer.encode('a').length - this.countTokens('a');
   }
 
@@ -201,14 +194,7 @@ export class TransformersEmbedder implements Embedder {
  */
 export async function loadEmbedder(options: EmbedderOptions = {}): Promise<TransformersEmbedder> {
   const { batchSize, maxTokens, longTexts, ...loading } = options;
-  const run = runOptionsSchema.safeParse({ batchSize, maxTokens, longTexts });
-  if (!run.success) {
-    throw new SearchCoreError(
-      SearchCoreErrorCode.INVALID_CONFIG,
-      `invalid embedder options: ${describeIssues(run.error)}`,
-      { cause: run.error },
-    );
-  }
+  const run = parseOptions(runOptionsSchema, { batchSize, maxTokens, longTexts }, 'embedder');
   const resolved = resolveModelOptions(loading, {
     modelId: DEFAULT_EMBEDDING_MODEL_ID,
     what: 'embedding model',
@@ -221,8 +207,8 @@ export async function loadEmbedder(options: EmbedderOptions = {}): Promise<Trans
   return new TransformersEmbedder({
     extractor,
     resolved,
-    batchSize: run.data.batchSize ?? 16,
-    maxTokens: run.data.maxTokens,
-    longTexts: run.data.longTexts ?? 'windows',
+    batchSize: run.batchSize ?? 16,
+    maxTokens: run.maxTokens,
+    longTexts: run.longTexts ?? 'windows',
   });
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SearchCoreError, SearchCoreErrorCode } from '../errors.js';
-import { describeIssues } from './load-transformers-pipeline.js';
+import { describeIssues, parseOptions } from './load-transformers-pipeline.js';
 import { type NliLabel, type NliModel, type NliScores, topLabel } from './nli-model.js';
 import { splitSentences, type TextSpan } from './sentences.js';
 import { splitIntoWindows, type TextWindow } from './windows.js';
@@ -133,15 +133,8 @@ export async function checkGrounding(
       parsedInput.error,
     );
   }
-  const parsedOptions = optionsSchema.safeParse(options);
-  if (!parsedOptions.success) {
-    throw new SearchCoreError(
-      SearchCoreErrorCode.INVALID_CONFIG,
-      `invalid grounding options: ${describeIssues(parsedOptions.error)}`,
-      { cause: parsedOptions.error },
-    );
-  }
-  const threshold = parsedOptions.data.nliThreshold ?? DEFAULT_NLI_THRESHOLD;
+  const parsedOptions = parseOptions(optionsSchema, options, 'grounding');
+  const threshold = parsedOptions.nliThreshold ?? DEFAULT_NLI_THRESHOLD;
   const { evidence: given, answer } = parsedInput.data;
   const evidence = typeof given === 'string' ? [given] : given;
   const usable = model.maxTokens - model.pairSpecialTokens;
@@ -157,7 +150,7 @@ export async function checkGrounding(
   const longestPart = Math.max(...parts.map((part) => model.countTokens(part.text)));
   const windowTokens = usable - longestPart;
   const overlap = Math.min(
-    parsedOptions.data.windowOverlap ?? Math.floor(windowTokens / 4),
+    parsedOptions.windowOverlap ?? Math.floor(windowTokens / 4),
     Math.floor(windowTokens / 2),
   );
   const windows: (TextWindow & { evidenceIndex: number })[] = evidence.flatMap(

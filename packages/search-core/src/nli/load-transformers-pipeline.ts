@@ -71,29 +71,62 @@ export function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
+/** Parses options with a schema; invalid ones throw `invalid <what> options: <issues>`. */
+export function parseOptions<Output>(
+  schema: z.ZodType<Output>,
+  value: unknown,
+  what: string,
+): Output {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    throw new SearchCoreError(
+      SearchCoreErrorCode.INVALID_CONFIG,
+      `invalid ${what} options: ${describeIssues(parsed.error)}`,
+      { cause: parsed.error },
+    );
+  }
+  return parsed.data;
+}
+
 /** Applies defaults: `$QUALM_MODELS_DIR` for the folder, remote loading only without a folder. */
 export function resolveModelOptions(
   options: TransformersModelOptions,
   defaults: { modelId: string; what: string },
 ): ResolvedModelOptions {
-  const parsed = optionsSchema.safeParse(options);
-  if (!parsed.success) {
-    throw new SearchCoreError(
-      SearchCoreErrorCode.INVALID_CONFIG,
-      `invalid ${defaults.what} options: ${describeIssues(parsed.error)}`,
-      { cause: parsed.error },
-    );
-  }
+  const parsed = parseOptions(optionsSchema, options, defaults.what);
   const environmentDir = process.env.QUALM_MODELS_DIR?.trim();
-  const modelsDir = parsed.data.modelsDir ?? (environmentDir ? environmentDir : undefined);
+  const modelsDir = parsed.modelsDir ?? (environmentDir ? environmentDir : undefined);
   return {
-    modelId: parsed.data.modelId ?? defaults.modelId,
+    modelId: parsed.modelId ?? defaults.modelId,
     modelsDir: modelsDir === undefined ? undefined : path.resolve(modelsDir),
-    allowRemoteModels: parsed.data.allowRemoteModels ?? modelsDir === undefined,
-    cacheDir: parsed.data.cacheDir === undefined ? undefined : path.resolve(parsed.data.cacheDir),
-    dtype: parsed.data.dtype ?? 'fp32',
-    revision: parsed.data.revision ?? 'main',
+    allowRemoteModels: parsed.allowRemoteModels ?? modelsDir === undefined,
+    cacheDir: parsed.cacheDir === undefined ? undefined : path.resolve(parsed.cacheDir),
+    dtype: parsed.dtype ?? 'fp32',
+    revision: parsed.revision ?? 'main',
   };
+}
+
+// a tokenizer without a real limit declares a huge model_max_length
+const UNBOUNDED_LENGTH = 1_000_000;
+const FALLBACK_MAX_TOKENS = 512;
+
+/**
+ * The longest input a loaded pipeline takes, special tokens included: what the tokenizer declares,
+ * else the model's position embeddings, else 512; lowered to `requested` when that is smaller.
+ */
+export function modelTokenLimit(
+  pipeline: {
+    tokenizer: { model_max_length?: number };
+    model: { config: { max_position_embeddings?: number } };
+  },
+  requested: number | undefined,
+): number {
+  const declared = pipeline.tokenizer.model_max_length;
+  const modelLimit =
+    declared !== undefined && declared < UNBOUNDED_LENGTH
+      ? declared
+      : (pipeline.model.config.max_position_embeddings ?? FALLBACK_MAX_TOKENS);
+  return Math.min(modelLimit, requested ?? modelLimit);
 }
 
 type TransformersModule = typeof import('@huggingface/transformers');

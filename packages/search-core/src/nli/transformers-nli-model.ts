@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { SearchCoreError, SearchCoreErrorCode } from '../errors.js';
 import {
-  describeIssues,
   forgetTransformersPipeline,
   loadTransformersPipeline,
+  modelTokenLimit,
+  parseOptions,
   type ResolvedModelOptions,
   resolveModelOptions,
   type TransformersModelOptions,
@@ -61,10 +62,6 @@ const runOptionsSchema = z.object({
   batchSize: z.number().int().min(1).optional(),
   maxTokens: z.number().int().min(8).optional(),
 });
-
-// a tokenizer without a real limit declares a huge model_max_length
-const UNBOUNDED_LENGTH = 1_000_000;
-const FALLBACK_MAX_TOKENS = 512;
 
 function labelIndices(
   id2label: Record<string, string> | undefined,
@@ -139,12 +136,7 @@ export class TransformersNliModel implements NliModel {
     this.labelIndices = labelIndices(id2label, resolved.modelId);
     this.labelCount = Object.keys(id2label ?? {}).length;
     const tokenizer = classifier.tokenizer;
-    const declared = tokenizer.model_max_length;
-    const modelLimit =
-      declared !== undefined && declared < UNBOUNDED_LENGTH
-        ? declared
-        : (classifier.model.config.max_position_embeddings ?? FALLBACK_MAX_TOKENS);
-    this.maxTokens = Math.min(modelLimit, maxTokens ?? modelLimit);
+    this.maxTokens = modelTokenLimit(classifier, maxTokens);
     this.pairSpecialTokens =
       tokenizer.encode('a', { text_pair: 'b' }).length -
       this.countTokens('a') -
@@ -276,14 +268,7 @@ export class TransformersNliModel implements NliModel {
  */
 export async function loadNliModel(options: NliModelOptions = {}): Promise<TransformersNliModel> {
   const { batchSize, maxTokens, ...loading } = options;
-  const run = runOptionsSchema.safeParse({ batchSize, maxTokens });
-  if (!run.success) {
-    throw new SearchCoreError(
-      SearchCoreErrorCode.INVALID_CONFIG,
-      `invalid NLI model options: ${describeIssues(run.error)}`,
-      { cause: run.error },
-    );
-  }
+  const run = parseOptions(runOptionsSchema, { batchSize, maxTokens }, 'NLI model');
   const resolved = resolveModelOptions(loading, {
     modelId: DEFAULT_NLI_MODEL_ID,
     what: 'NLI model',
@@ -298,7 +283,7 @@ export async function loadNliModel(options: NliModelOptions = {}): Promise<Trans
     classifier,
     tensor: Tensor as unknown as TensorConstructor,
     resolved,
-    batchSize: run.data.batchSize ?? 8,
-    maxTokens: run.data.maxTokens,
+    batchSize: run.batchSize ?? 8,
+    maxTokens: run.maxTokens,
   });
 }
