@@ -1,39 +1,19 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { type ChatServer, type ChatServerRequestBody, startChatServer } from '@qualm/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { endpointEnvironment, qualmWithEnvironment } from './qualm-process.js';
 
-const run = promisify(execFile);
-const bin = fileURLToPath(new URL('../bin/qualm.js', import.meta.url));
+const apiKey = 'sk-evaluate-test';
 
 let server: ChatServer | undefined;
 let directory: string;
 let dataPath: string;
 let runPath: string;
 
-function environment(extra: Record<string, string | undefined> = {}) {
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    OPENAI_API_KEY: 'sk-evaluate-test',
-  };
-  delete env.OPENAI_BASE_URL;
-  delete env.QUALM_PROGRESS;
-  return { ...env, ...extra };
-}
-
-async function qualm(args: string[], env = environment()) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { env });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failure = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failure.stdout, stderr: failure.stderr, code: failure.code };
-  }
-}
+const environment = endpointEnvironment(apiKey);
+const qualm = qualmWithEnvironment(environment);
 
 const types = [
   'single-session-user',
@@ -238,7 +218,7 @@ describe('qualm bench longmemeval evaluate', () => {
     const out = join(directory, 'eval.jsonl');
     const result = await qualm(
       ['bench', 'longmemeval', 'evaluate', '--data', dataPath, '--run', runPath, '--out', out],
-      environment({ OPENAI_BASE_URL: server.baseURL }),
+      { OPENAI_BASE_URL: server.baseURL },
     );
     expect(result.code).toBe(0);
     expect(server.chatRequests()).toHaveLength(7);
@@ -247,7 +227,7 @@ describe('qualm bench longmemeval evaluate', () => {
 
   it('says in one line that OPENAI_API_KEY is missing', async () => {
     server = await judge();
-    const result = await qualm(evaluate([]), environment({ OPENAI_API_KEY: '' }));
+    const result = await qualm(evaluate([]), { OPENAI_API_KEY: '' });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/^qualm: OPENAI_API_KEY is not set[^\n]*\n$/);
     expect(existsSync(`${runPath}.eval-results-gpt-4o-2024-08-06`)).toBe(false);

@@ -1,9 +1,6 @@
-import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import {
   type ChatServer,
   type ChatServerRequestBody,
@@ -11,31 +8,16 @@ import {
   writeTinyFeatureExtractor,
 } from '@qualm/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { endpointEnvironment, qualmWithEnvironment, startQualm } from './qualm-process.js';
 
-const run = promisify(execFile);
-const bin = fileURLToPath(new URL('../bin/qualm.js', import.meta.url));
 const apiKey = 'sk-generate-test-secret-0123456789';
 
 let server: ChatServer | undefined;
 let directory: string;
 let dataPath: string;
 
-function environment(extra: Record<string, string | undefined> = {}) {
-  const env: Record<string, string | undefined> = { ...process.env, OPENAI_API_KEY: apiKey };
-  delete env.OPENAI_BASE_URL;
-  delete env.QUALM_PROGRESS;
-  return { ...env, ...extra };
-}
-
-async function qualm(args: string[], env = environment()) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { env });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failure = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failure.stdout, stderr: failure.stderr, code: failure.code };
-  }
-}
+const environment = endpointEnvironment(apiKey);
+const qualm = qualmWithEnvironment(environment);
 
 const turn = (role: 'user' | 'assistant', content: string, hasAnswer?: boolean) =>
   hasAnswer === undefined ? { role, content } : { role, content, has_answer: hasAnswer };
@@ -333,8 +315,8 @@ describe('qualm bench longmemeval generate', () => {
   it('resumes a killed run, answering only the questions not written', async () => {
     server = await answering(150);
     const out = join(directory, 'hypotheses.jsonl');
-    const args = [bin, ...generate(['--concurrency', '1', '--out', out])];
-    const child = spawn(process.execPath, args, { env: environment(), stdio: 'ignore' });
+    const args = generate(['--concurrency', '1', '--out', out]);
+    const child = startQualm(args, environment);
     const exited = new Promise((resolve) => child.on('exit', resolve));
     const deadline = Date.now() + 15_000;
     while (Date.now() < deadline) {
@@ -348,7 +330,7 @@ describe('qualm bench longmemeval generate', () => {
     expect(before.length).toBeLessThan(8);
     const requestsBefore = server.chatRequests().length;
 
-    const rerun = await qualm(args.slice(1));
+    const rerun = await qualm(args);
     expect(rerun.code).toBe(0);
     const after = lines(out).map((line) => line.question_id);
     expect(after.slice(0, before.length)).toEqual(before);
@@ -359,19 +341,17 @@ describe('qualm bench longmemeval generate', () => {
 
   it('draws a progress bar on stderr', async () => {
     server = await answering();
-    const result = await qualm(
-      generate(['--out', join(directory, 'hypotheses.jsonl')]),
-      environment({ QUALM_PROGRESS: '1' }),
-    );
+    const result = await qualm(generate(['--out', join(directory, 'hypotheses.jsonl')]), {
+      QUALM_PROGRESS: '1',
+    });
     expect(result.stderr).toMatch(/generate \[#+\] 8\/8/);
   });
 
   it('says in one line that OPENAI_API_KEY is missing, before any request', async () => {
     server = await answering();
-    const result = await qualm(
-      generate(['--out', join(directory, 'hypotheses.jsonl')]),
-      environment({ OPENAI_API_KEY: undefined }),
-    );
+    const result = await qualm(generate(['--out', join(directory, 'hypotheses.jsonl')]), {
+      OPENAI_API_KEY: undefined,
+    });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/^qualm: OPENAI_API_KEY is not set[^\n]*\n$/);
     expect(server.requests).toHaveLength(0);

@@ -1,23 +1,8 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const run = promisify(execFile);
-const bin = fileURLToPath(new URL('../bin/qualm.js', import.meta.url));
-
-async function qualm(args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args]);
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failure = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failure.stdout, stderr: failure.stderr, code: failure.code };
-  }
-}
+import { qualm } from './qualm-process.js';
 
 const question = (id: string, type: string) => ({
   question_id: id,

@@ -1,27 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { writeTinyFeatureExtractor } from '@qualm/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const run = promisify(execFile);
-const bin = fileURLToPath(new URL('../bin/qualm.js', import.meta.url));
-
-async function qualm(args: string[], env: Record<string, string> = {}) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
-      env: { ...process.env, ...env },
-    });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failure = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failure.stdout, stderr: failure.stderr, code: failure.code };
-  }
-}
+import { qualm } from './qualm-process.js';
 
 const session = (id: string, text: string, hasAnswer = false) => [
   { role: 'user', content: text, ...(id.includes('answer') ? { has_answer: hasAnswer } : {}) },

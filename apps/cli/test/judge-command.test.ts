@@ -1,9 +1,7 @@
-import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import {
   type ChatServer,
   type ChatServerRequestBody,
@@ -11,9 +9,8 @@ import {
   unusedPort,
 } from '@qualm/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { endpointEnvironment, qualmWithEnvironment, startQualm } from './qualm-process.js';
 
-const run = promisify(execFile);
-const bin = fileURLToPath(new URL('../bin/qualm.js', import.meta.url));
 const examples = fileURLToPath(new URL('../../../examples/judge/', import.meta.url));
 const apiKey = 'sk-cli-test-secret-0123456789';
 
@@ -30,22 +27,8 @@ afterEach(async () => {
   rmSync(directory, { recursive: true, force: true });
 });
 
-function environment(extra: Record<string, string | undefined> = {}) {
-  const env: Record<string, string | undefined> = { ...process.env, OPENAI_API_KEY: apiKey };
-  delete env.OPENAI_BASE_URL;
-  delete env.QUALM_PROGRESS;
-  return { ...env, ...extra };
-}
-
-async function qualm(args: string[], env = environment()) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { env });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failure = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failure.stdout, stderr: failure.stderr, code: failure.code };
-  }
-}
+const environment = endpointEnvironment(apiKey);
+const qualm = qualmWithEnvironment(environment);
 
 function responseOf(body: ChatServerRequestBody): string {
   const user = String(body.messages.at(-1)?.content ?? '');
@@ -244,7 +227,6 @@ describe('qualm judge', () => {
       ).join('\n'),
     );
     const args = [
-      bin,
       'judge',
       '--input',
       many,
@@ -257,7 +239,7 @@ describe('qualm judge', () => {
       '--out',
       out,
     ];
-    const child = spawn(process.execPath, args, { env: environment(), stdio: 'ignore' });
+    const child = startQualm(args, environment);
     const exited = new Promise((resolve) => child.on('exit', resolve));
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
@@ -271,7 +253,7 @@ describe('qualm judge', () => {
     expect(before).toBeLessThan(12);
     const requestsBefore = judge.chatRequests().length;
 
-    const rerun = await qualm(args.slice(1));
+    const rerun = await qualm(args);
     expect(rerun.code).toBe(0);
     const ids = lines(readFileSync(out, 'utf8')).map((record) => record.id);
     expect(ids).toEqual(Array.from({ length: 12 }, (_, index) => `item-${index}`));
@@ -308,16 +290,15 @@ describe('qualm judge', () => {
     const judge = await scriptedJudge();
     const result = await qualm(
       ['judge', '--input', input, '--template', template, '--base-url', judge.baseURL],
-      environment({ QUALM_PROGRESS: '1' }),
+      { QUALM_PROGRESS: '1' },
     );
     expect(result.stderr).toMatch(/judge \[#+\] 5\/5/);
   });
 
   it('says in one line that the API key is missing', async () => {
-    const result = await qualm(
-      ['judge', '--input', input, '--template', template],
-      environment({ OPENAI_API_KEY: undefined }),
-    );
+    const result = await qualm(['judge', '--input', input, '--template', template], {
+      OPENAI_API_KEY: undefined,
+    });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toBe(
       'qualm: OPENAI_API_KEY is not set: export the API key of the endpoint (any non-empty value for a local server that ignores it)\n',

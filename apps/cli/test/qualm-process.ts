@@ -1,9 +1,10 @@
-import { execFile } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 
-const run = promisify(execFile);
 const bin = fileURLToPath(new URL('../bin/qualm.js', import.meta.url));
+
+/** Variables laid over the test's own environment; `undefined` removes a variable. */
+export type Environment = Record<string, string | undefined>;
 
 /** What a run of the built `qualm` binary printed, and how it exited. */
 export interface QualmRun {
@@ -12,19 +13,51 @@ export interface QualmRun {
   code: number;
 }
 
+/** Options of a run beyond its arguments and environment. */
+export interface QualmRunOptions {
+  /** Text written to the run's stdin, which is then closed (it is closed empty otherwise). */
+  input?: string;
+}
+
 /** Runs the built `qualm` binary with arguments and extra environment, never throwing. */
-export async function qualm(
+export function qualm(
   args: readonly string[],
-  env: Record<string, string> = {},
+  env: Environment = {},
+  options: QualmRunOptions = {},
 ): Promise<QualmRun> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
-      env: { ...process.env, ...env },
-      maxBuffer: 64 * 1024 * 1024,
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
     });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failure = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failure.stdout, stderr: failure.stderr, code: failure.code };
-  }
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ stdout, stderr, code: code ?? -1 }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** A {@link qualm} whose every run starts from `base`, the usual environment of a test file. */
+export function qualmWithEnvironment(base: Environment): typeof qualm {
+  return (args, env = {}, options = {}) => qualm(args, { ...base, ...env }, options);
+}
+
+/** Starts the built `qualm` binary without waiting for it, output ignored, for a test that kills it. */
+export function startQualm(args: readonly string[], env: Environment = {}): ChildProcess {
+  return spawn(process.execPath, [bin, ...args], {
+    env: { ...process.env, ...env },
+    stdio: 'ignore',
+  });
+}
+
+/**
+ * The environment of a run against a test endpoint: this API key, and no `OPENAI_BASE_URL` or
+ * `QUALM_PROGRESS` from the shell the tests run in.
+ */
+export function endpointEnvironment(apiKey: string): Environment {
+  return { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: undefined, QUALM_PROGRESS: undefined };
 }

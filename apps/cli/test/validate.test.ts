@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { qualmWithEnvironment } from './qualm-process.js';
 
-const bin = fileURLToPath(new URL('../bin/qualm.js', import.meta.url));
 const examples = fileURLToPath(new URL('../../../examples/responses.jsonl', import.meta.url));
 
 let directory: string;
@@ -18,28 +17,8 @@ afterEach(() => {
   rmSync(directory, { recursive: true, force: true });
 });
 
-/** Runs the built CLI, optionally feeding stdin, and collects its output and exit code. */
-function qualm(
-  args: string[],
-  stdin?: string,
-): Promise<{ stdout: string; stderr: string; code: number }> {
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env };
-    delete env.QUALM_PROGRESS;
-    const child = spawn(process.execPath, [bin, ...args], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ stdout, stderr, code: code ?? -1 }));
-    child.stdin.end(stdin ?? '');
-  });
-}
+// a progress bar from the shell the tests run in would mix into stderr
+const qualm = qualmWithEnvironment({ QUALM_PROGRESS: undefined });
 
 function file(name: string, content: string): string {
   const path = join(directory, name);
@@ -132,7 +111,8 @@ describe('qualm validate', () => {
     const fromFile = await qualm(['validate', path, '--format', 'jsonl']);
     const fromStdin = await qualm(
       ['validate', '-', '--format', 'jsonl'],
-      "I'm sorry, but I can't\nassist with that.",
+      {},
+      { input: "I'm sorry, but I can't\nassist with that." },
     );
     expect(JSON.parse(fromFile.stdout)).toEqual(JSON.parse(fromStdin.stdout));
     expect(JSON.parse(fromFile.stdout).signals[0].type).toBe('refusal');
@@ -153,10 +133,10 @@ describe('qualm validate', () => {
 
   it('names the line of a broken JSON line, or skips and counts it with --skip-invalid', async () => {
     const input = `${JSON.stringify({ response: 'A complete and useful answer here.' })}\n{not json\n${JSON.stringify({ other: 1 })}\n`;
-    const strict = await qualm(['validate', '-', '--jsonl'], input);
+    const strict = await qualm(['validate', '-', '--jsonl'], {}, { input });
     expect(strict.code).toBe(2);
     expect(strict.stderr).toMatch(/^qualm: stdin:2 is not valid JSON/);
-    const skipping = await qualm(['validate', '-', '--jsonl', '--skip-invalid'], input);
+    const skipping = await qualm(['validate', '-', '--jsonl', '--skip-invalid'], {}, { input });
     expect(skipping.code).toBe(0);
     expect(skipping.stderr).toContain('qualm: skipped 2 invalid lines');
   });
@@ -180,35 +160,41 @@ describe('qualm validate', () => {
     );
     const result = await qualm(
       ['validate', '-', '--patterns', patterns, '--format', 'jsonl'],
-      'A ballpark figure is forty thousand units.',
+      {},
+      { input: 'A ballpark figure is forty thousand units.' },
     );
     expect(JSON.parse(result.stdout).signals).toEqual([
       { type: 'low_confidence', evidence: 'ballpark', weight: 0.5, position: 2 },
     ]);
     const unsafe = file('unsafe.json', JSON.stringify({ confusion: ['^(a+)+$'] }));
-    const rejected = await qualm(['validate', '-', '--patterns', unsafe], 'text');
+    const rejected = await qualm(['validate', '-', '--patterns', unsafe], {}, { input: 'text' });
     expect(rejected.code).toBe(2);
     expect(rejected.stderr).toMatch(
       /^qualm: .*unsafe\.json: custom confusion pattern #1 "\^\(a\+\)\+\$" can backtrack catastrophically/,
     );
     const mistyped = file('mistyped.json', JSON.stringify({ hedging: ['x'] }));
-    const invalid = await qualm(['validate', '-', '--patterns', mistyped], 'text');
+    const invalid = await qualm(['validate', '-', '--patterns', mistyped], {}, { input: 'text' });
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toMatch(/mistyped\.json: .*hedging/);
   });
 
   it('applies --strict and --min-length', async () => {
     const hedged = 'I think this is probably right.';
-    const normal = await qualm(['validate', '-', '--format', 'jsonl'], hedged);
-    const strict = await qualm(['validate', '-', '--format', 'jsonl', '--strict'], hedged);
+    const normal = await qualm(['validate', '-', '--format', 'jsonl'], {}, { input: hedged });
+    const strict = await qualm(
+      ['validate', '-', '--format', 'jsonl', '--strict'],
+      {},
+      { input: hedged },
+    );
     expect(JSON.parse(normal.stdout).shouldEscalate).toBe(false);
     expect(JSON.parse(strict.stdout).shouldEscalate).toBe(true);
     const short = await qualm(
       ['validate', '-', '--format', 'jsonl', '--min-length', '3'],
-      'Canberra.',
+      {},
+      { input: 'Canberra.' },
     );
     expect(JSON.parse(short.stdout).signals).toEqual([]);
-    const bad = await qualm(['validate', '-', '--min-length', 'many'], 'Canberra.');
+    const bad = await qualm(['validate', '-', '--min-length', 'many'], {}, { input: 'Canberra.' });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--min-length must be an integer >= 0, got "many"');
   });
@@ -226,7 +212,8 @@ describe('qualm validate', () => {
     expect(gate.stderr).toMatch(/qualm: \d+ of 32 responses escalate \(--fail-on-escalate\)/);
     const clean = await qualm(
       ['validate', '-', '--fail-on-escalate'],
-      'Canberra is the capital of Australia.',
+      {},
+      { input: 'Canberra is the capital of Australia.' },
     );
     expect(clean.code).toBe(0);
   });
