@@ -52,21 +52,14 @@ afterAll(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
+// the arguments of qualm bench longmemeval replay of a run on the test data, then other flags
+function replay(runFile: string, ...flags: string[]): string[] {
+  return ['bench', 'longmemeval', 'replay', '--data', dataPath, '--run', runFile, ...flags];
+}
+
 describe('qualm bench longmemeval replay', () => {
   it('prints the documented JSON object: baseline, detector and skipped', async () => {
-    const result = await qualm([
-      'bench',
-      'longmemeval',
-      'replay',
-      '--data',
-      dataPath,
-      '--run',
-      runPath,
-      '--abstention',
-      '--no-nli',
-      '--format',
-      'json',
-    ]);
+    const result = await qualm(replay(runPath, '--abstention', '--no-nli', '--format', 'json'));
     expect(result.code).toBe(0);
     const output = JSON.parse(result.stdout);
     expect(output.skipped).toBe(1);
@@ -85,33 +78,9 @@ describe('qualm bench longmemeval replay', () => {
   });
 
   it('leaves the detector out without --abstention, and prints a table by default', async () => {
-    const json = JSON.parse(
-      (
-        await qualm([
-          'bench',
-          'longmemeval',
-          'replay',
-          '--data',
-          dataPath,
-          '--run',
-          runPath,
-          '--format',
-          'json',
-        ])
-      ).stdout,
-    );
+    const json = JSON.parse((await qualm(replay(runPath, '--format', 'json'))).stdout);
     expect(json.detector).toBeUndefined();
-    const table = await qualm([
-      'bench',
-      'longmemeval',
-      'replay',
-      '--data',
-      dataPath,
-      '--run',
-      runPath,
-      '--abstention',
-      '--no-nli',
-    ]);
+    const table = await qualm(replay(runPath, '--abstention', '--no-nli'));
     expect(table.stdout).toMatch(/^overall\s+3\s+66\.7\s+100\.0$/m);
     expect(table.stdout).toContain('abstention: 0/1 recorded, 1/1 with the detector');
     expect(table.stdout).toContain('skipped 1 run ids not in the data: gone');
@@ -123,15 +92,7 @@ describe('qualm bench longmemeval replay', () => {
       broken,
       `${JSON.stringify(run[0])}\n{"question_id": "q2_abs", "hypothesis": 3}\n`,
     );
-    const result = await qualm([
-      'bench',
-      'longmemeval',
-      'replay',
-      '--data',
-      dataPath,
-      '--run',
-      broken,
-    ]);
+    const result = await qualm(replay(broken));
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/^qualm: .*broken\.jsonl:2: hypothesis/);
   });

@@ -39,6 +39,11 @@ const data = [
   question('q3_abs', 'What is my cat called?', [['filler_3', 'Hello there']]),
 ];
 
+// the arguments of qualm bench longmemeval retrieve on a data file at a level, then other flags
+function retrieve(dataFile: string, level: string, ...flags: string[]): string[] {
+  return ['bench', 'longmemeval', 'retrieve', '--data', dataFile, '--level', level, ...flags];
+}
+
 let folder: string;
 let dataPath: string;
 beforeAll(async () => {
@@ -59,17 +64,7 @@ describe('qualm bench longmemeval retrieve', () => {
   });
 
   it('prints one JSON object with every metric at every cutoff', async () => {
-    const result = await qualm([
-      'bench',
-      'longmemeval',
-      'retrieve',
-      '--data',
-      dataPath,
-      '--level',
-      'session',
-      '--format',
-      'json',
-    ]);
+    const result = await qualm(retrieve(dataPath, 'session', '--format', 'json'));
     expect(result.code).toBe(0);
     const output = JSON.parse(result.stdout);
     expect(output).toMatchObject({ level: 'session', retriever: 'fulltext', n: 2 });
@@ -83,15 +78,7 @@ describe('qualm bench longmemeval retrieve', () => {
   });
 
   it('prints a table, with the session-level view of a turn ranking', async () => {
-    const result = await qualm([
-      'bench',
-      'longmemeval',
-      'retrieve',
-      '--data',
-      dataPath,
-      '--level',
-      'turn',
-    ]);
+    const result = await qualm(retrieve(dataPath, 'turn'));
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/turn level, fulltext, 2 questions/);
     expect(result.stdout).toMatch(/recall_any\s+recall_all\s+ndcg_any/);
@@ -99,35 +86,16 @@ describe('qualm bench longmemeval retrieve', () => {
   });
 
   it('shows progress on stderr when asked, keeping stdout clean', async () => {
-    const result = await qualm(
-      [
-        'bench',
-        'longmemeval',
-        'retrieve',
-        '--data',
-        dataPath,
-        '--level',
-        'session',
-        '--format',
-        'json',
-      ],
-      { QUALM_PROGRESS: '1' },
-    );
+    const result = await qualm(retrieve(dataPath, 'session', '--format', 'json'), {
+      QUALM_PROGRESS: '1',
+    });
     expect(result.stderr).toContain('retrieve');
     expect(() => JSON.parse(result.stdout)).not.toThrow();
   });
 
   it('fails with one clear line for a missing data file', async () => {
     const missing = join(folder, 'missing.json');
-    const result = await qualm([
-      'bench',
-      'longmemeval',
-      'retrieve',
-      '--data',
-      missing,
-      '--level',
-      'session',
-    ]);
+    const result = await qualm(retrieve(missing, 'session'));
     expect(result.code).not.toBe(0);
     expect(result.stderr).toBe(`qualm: file not found: ${missing}\n`);
   });
@@ -135,15 +103,7 @@ describe('qualm bench longmemeval retrieve', () => {
   it('fails with one clear line naming the record of a corrupt data file', async () => {
     const corrupt = join(folder, 'corrupt.json');
     await writeFile(corrupt, JSON.stringify(data).slice(0, 400));
-    const result = await qualm([
-      'bench',
-      'longmemeval',
-      'retrieve',
-      '--data',
-      corrupt,
-      '--level',
-      'session',
-    ]);
+    const result = await qualm(retrieve(corrupt, 'session'));
     expect(result.code).not.toBe(0);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/^qualm: .*corrupt\.json: the file ends inside record \d/);
@@ -153,23 +113,20 @@ describe('qualm bench longmemeval retrieve', () => {
     const models = join(folder, 'models');
     const model = await writeTinyFeatureExtractor(models);
     for (const retriever of ['dense', 'hybrid']) {
-      const result = await qualm([
-        'bench',
-        'longmemeval',
-        'retrieve',
-        '--data',
-        dataPath,
-        '--level',
-        'session',
-        '--retriever',
-        retriever,
-        '--model',
-        model.modelId,
-        '--models-dir',
-        models,
-        '--format',
-        'json',
-      ]);
+      const result = await qualm(
+        retrieve(
+          dataPath,
+          'session',
+          '--retriever',
+          retriever,
+          '--model',
+          model.modelId,
+          '--models-dir',
+          models,
+          '--format',
+          'json',
+        ),
+      );
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
       const output = JSON.parse(result.stdout);
@@ -180,36 +137,25 @@ describe('qualm bench longmemeval retrieve', () => {
   });
 
   it('fails with one clear line when the embedding model is missing', async () => {
-    const result = await qualm([
-      'bench',
-      'longmemeval',
-      'retrieve',
-      '--data',
-      dataPath,
-      '--level',
-      'session',
-      '--retriever',
-      'dense',
-      '--model',
-      'nobody/nothing',
-      '--models-dir',
-      folder,
-    ]);
+    const result = await qualm(
+      retrieve(
+        dataPath,
+        'session',
+        '--retriever',
+        'dense',
+        '--model',
+        'nobody/nothing',
+        '--models-dir',
+        folder,
+      ),
+    );
     expect(result.code).not.toBe(0);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/^qualm: .*nobody\/nothing/);
   });
 
   it('rejects an unknown level', async () => {
-    const result = await qualm([
-      'bench',
-      'longmemeval',
-      'retrieve',
-      '--data',
-      dataPath,
-      '--level',
-      'page',
-    ]);
+    const result = await qualm(retrieve(dataPath, 'page'));
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('Allowed choices are session, turn');
   });

@@ -71,6 +71,11 @@ async function scriptedJudge(latencyMs = 0) {
 const input = join(examples, 'input.jsonl');
 const template = join(examples, 'template.schema.json');
 
+// the arguments of qualm judge on an input (the example one by default) with the example template
+function judgeArgs(flags: string[], inputPath = input): string[] {
+  return ['judge', '--input', inputPath, '--template', template, ...flags];
+}
+
 function lines(text: string) {
   return text
     .split('\n')
@@ -78,22 +83,24 @@ function lines(text: string) {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
+// the ids of the results in an output file, in file order
+function idsIn(path: string) {
+  return lines(readFileSync(path, 'utf8')).map((record) => record.id);
+}
+
 describe('qualm judge', () => {
   it('writes one JSON line per item, in input order, with the check fields', async () => {
     const judge = await scriptedJudge();
-    const result = await qualm([
-      'judge',
-      '--input',
-      input,
-      '--template',
-      template,
-      '--abstention',
-      '--sufficiency',
-      '--base-url',
-      judge.baseURL,
-      '--format',
-      'jsonl',
-    ]);
+    const result = await qualm(
+      judgeArgs([
+        '--abstention',
+        '--sufficiency',
+        '--base-url',
+        judge.baseURL,
+        '--format',
+        'jsonl',
+      ]),
+    );
     expect(result.code).toBe(0);
     const records = lines(result.stdout);
     expect(records.map((record) => record.id)).toEqual(['fr', 'jp', 'it', 'de', 'es']);
@@ -127,17 +134,9 @@ describe('qualm judge', () => {
 
   it('prints a table of results and the summary rates by default', async () => {
     const judge = await scriptedJudge();
-    const result = await qualm([
-      'judge',
-      '--input',
-      input,
-      '--template',
-      template,
-      '--abstention',
-      '--sufficiency',
-      '--base-url',
-      judge.baseURL,
-    ]);
+    const result = await qualm(
+      judgeArgs(['--abstention', '--sufficiency', '--base-url', judge.baseURL]),
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^id\s+pass\s+failed stage/m);
     expect(result.stdout).toMatch(/abstention rate\s+20\.0% \(1\/5\)/);
@@ -148,18 +147,9 @@ describe('qualm judge', () => {
 
   it('prints the results and the summary as one JSON document with --format json', async () => {
     const judge = await scriptedJudge();
-    const result = await qualm([
-      'judge',
-      '--input',
-      input,
-      '--template',
-      template,
-      '--sufficiency',
-      '--base-url',
-      judge.baseURL,
-      '--format',
-      'json',
-    ]);
+    const result = await qualm(
+      judgeArgs(['--sufficiency', '--base-url', judge.baseURL, '--format', 'json']),
+    );
     expect(result.code).toBe(0);
     const body = JSON.parse(result.stdout) as {
       results: { id: string }[];
@@ -171,20 +161,17 @@ describe('qualm judge', () => {
 
   it('passes the custom instructions and the model to the judge', async () => {
     const judge = await scriptedJudge();
-    await qualm([
-      'judge',
-      '--input',
-      input,
-      '--template',
-      template,
-      '--abstention',
-      '--instructions-abstention',
-      'Treat a referral alone as an abstention.',
-      '--model',
-      'judge-x',
-      '--base-url',
-      judge.baseURL,
-    ]);
+    await qualm(
+      judgeArgs([
+        '--abstention',
+        '--instructions-abstention',
+        'Treat a referral alone as an abstention.',
+        '--model',
+        'judge-x',
+        '--base-url',
+        judge.baseURL,
+      ]),
+    );
     const first = judge.chatRequests()[0]?.body;
     expect(first?.model).toBe('judge-x');
     expect(systemOf(first!)).toMatch(/Treat a referral alone as an abstention\.$/);
@@ -195,23 +182,17 @@ describe('qualm judge', () => {
     const out = join(directory, 'judged.jsonl');
     const partial = join(directory, 'partial.jsonl');
     writeFileSync(partial, readFileSync(input, 'utf8').split('\n').slice(0, 2).join('\n'));
-    const args = ['--template', template, '--base-url', judge.baseURL, '--out', out];
-    const first = await qualm(['judge', '--input', partial, ...args]);
+    const flags = ['--base-url', judge.baseURL, '--out', out];
+    const first = await qualm(judgeArgs(flags, partial));
     expect(first.code).toBe(0);
-    expect(lines(readFileSync(out, 'utf8')).map((record) => record.id)).toEqual(['fr', 'jp']);
+    expect(idsIn(out)).toEqual(['fr', 'jp']);
     expect(judge.chatRequests()).toHaveLength(2);
 
-    const second = await qualm(['judge', '--input', input, ...args]);
+    const second = await qualm(judgeArgs(flags));
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('3 result(s) appended');
     expect(second.stdout).toContain('2 already there');
-    expect(lines(readFileSync(out, 'utf8')).map((record) => record.id)).toEqual([
-      'fr',
-      'jp',
-      'it',
-      'de',
-      'es',
-    ]);
+    expect(idsIn(out)).toEqual(['fr', 'jp', 'it', 'de', 'es']);
     expect(judge.chatRequests()).toHaveLength(5);
   });
 
@@ -226,19 +207,7 @@ describe('qualm judge', () => {
         JSON.stringify({ ...source[index % 5], id: `item-${index}` }),
       ).join('\n'),
     );
-    const args = [
-      'judge',
-      '--input',
-      many,
-      '--template',
-      template,
-      '--base-url',
-      judge.baseURL,
-      '--concurrency',
-      '1',
-      '--out',
-      out,
-    ];
+    const args = judgeArgs(['--base-url', judge.baseURL, '--concurrency', '1', '--out', out], many);
     const child = startQualm(args, environment);
     const exited = new Promise((resolve) => child.on('exit', resolve));
     const deadline = Date.now() + 10_000;
@@ -255,7 +224,7 @@ describe('qualm judge', () => {
 
     const rerun = await qualm(args);
     expect(rerun.code).toBe(0);
-    const ids = lines(readFileSync(out, 'utf8')).map((record) => record.id);
+    const ids = idsIn(out);
     expect(ids).toEqual(Array.from({ length: 12 }, (_, index) => `item-${index}`));
     expect(judge.chatRequests().length - requestsBefore).toBe(12 - before);
   });
@@ -264,39 +233,20 @@ describe('qualm judge', () => {
     const judge = await scriptedJudge();
     const out = join(directory, 'judged.jsonl');
     writeFileSync(out, '{"id":"fr","verifyResult":true,"llmCalls":1}\n{"id":"jp","verifyRe');
-    const result = await qualm([
-      'judge',
-      '--input',
-      input,
-      '--template',
-      template,
-      '--base-url',
-      judge.baseURL,
-      '--out',
-      out,
-    ]);
+    const result = await qualm(judgeArgs(['--base-url', judge.baseURL, '--out', out]));
     expect(result.code).toBe(0);
-    expect(lines(readFileSync(out, 'utf8')).map((record) => record.id)).toEqual([
-      'fr',
-      'jp',
-      'it',
-      'de',
-      'es',
-    ]);
+    expect(idsIn(out)).toEqual(['fr', 'jp', 'it', 'de', 'es']);
     expect(judge.chatRequests()).toHaveLength(4);
   });
 
   it('prints a progress line on stderr', async () => {
     const judge = await scriptedJudge();
-    const result = await qualm(
-      ['judge', '--input', input, '--template', template, '--base-url', judge.baseURL],
-      { QUALM_PROGRESS: '1' },
-    );
+    const result = await qualm(judgeArgs(['--base-url', judge.baseURL]), { QUALM_PROGRESS: '1' });
     expect(result.stderr).toMatch(/judge \[#+\] 5\/5/);
   });
 
   it('says in one line that the API key is missing', async () => {
-    const result = await qualm(['judge', '--input', input, '--template', template], {
+    const result = await qualm(judgeArgs([]), {
       OPENAI_API_KEY: undefined,
     });
     expect(result.code).not.toBe(0);
@@ -307,17 +257,9 @@ describe('qualm judge', () => {
 
   it('says in one line that the endpoint cannot be reached', async () => {
     const port = await unusedPort();
-    const result = await qualm([
-      'judge',
-      '--input',
-      input,
-      '--template',
-      template,
-      '--base-url',
-      `http://127.0.0.1:${port}/v1`,
-      '--retry-delay',
-      '1',
-    ]);
+    const result = await qualm(
+      judgeArgs(['--base-url', `http://127.0.0.1:${port}/v1`, '--retry-delay', '1']),
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
       `qualm: cannot reach http://127.0.0.1:${port}/v1: connection refused (ECONNREFUSED) (3 attempts)\n`,
@@ -332,17 +274,7 @@ describe('qualm judge', () => {
         message: `Incorrect API key provided: ${apiKey}`,
       }),
     });
-    const result = await qualm([
-      'judge',
-      '--input',
-      input,
-      '--template',
-      template,
-      '--base-url',
-      server.baseURL,
-      '--format',
-      'jsonl',
-    ]);
+    const result = await qualm(judgeArgs(['--base-url', server.baseURL, '--format', 'jsonl']));
     expect(result.code).not.toBe(0);
     expect(`${result.stdout}${result.stderr}`).not.toContain(apiKey);
     expect(result.stderr).toMatch(/^qualm: .* rejected the API key \(401\)/);
@@ -372,7 +304,7 @@ describe('qualm judge', () => {
       broken,
       '{"id": "a", "question": "q", "response": "r"}\n\n{"id": "b", "question": \n',
     );
-    const result = await qualm(['judge', '--input', broken, '--template', template]);
+    const result = await qualm(judgeArgs([], broken));
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(new RegExp(`^qualm: ${broken}:3 is not valid JSON`));
   });
@@ -380,7 +312,7 @@ describe('qualm judge', () => {
   it('names the line and field of an input line that misses its question', async () => {
     const broken = join(directory, 'broken.jsonl');
     writeFileSync(broken, '{"id": "a", "question": "q"}\n{"id": "b", "response": "r"}\n');
-    const result = await qualm(['judge', '--input', broken, '--template', template]);
+    const result = await qualm(judgeArgs([], broken));
     expect(result.stderr).toBe(
       `qualm: ${broken}:2 question: Invalid input: expected string, received undefined\n`,
     );
@@ -389,7 +321,7 @@ describe('qualm judge', () => {
   it('rejects a repeated id, which would make resuming ambiguous', async () => {
     const broken = join(directory, 'twice.jsonl');
     writeFileSync(broken, '{"id": "a", "question": "q"}\n{"id": "a", "question": "q2"}\n');
-    const result = await qualm(['judge', '--input', broken, '--template', template]);
+    const result = await qualm(judgeArgs([], broken));
     expect(result.stderr).toBe(`qualm: ${broken}:2 id "a" was already used on line 1\n`);
   });
 
