@@ -112,6 +112,11 @@ export function formatTable(
   ].join('\n');
 }
 
+/** The first five ids joined by commas, and `…` when there are more. */
+export function formatIdList(ids: readonly string[]): string {
+  return `${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}`;
+}
+
 /**
  * A progress line on stderr for long work. It draws only when stderr is a terminal or when
  * `QUALM_PROGRESS=1`, and at most ten times a second.

@@ -14,7 +14,7 @@ import {
   readChatClientFlags,
   requireApiKey,
 } from '../chat-client-options.js';
-import { formatTable, Progress } from '../io.js';
+import { formatIdList, formatTable, Progress } from '../io.js';
 import { failureLine, formatUsage } from './bench-generate.js';
 import { formatScore, type MetricsFormat, metricsFormats, scoreNotes } from './bench-metrics.js';
 import { longmemevalCommand } from './longmemeval-group.js';
@@ -91,7 +91,7 @@ export function registerBenchEvaluate(program: Command): void {
       for (const note of scoreNotes(run.score)) process.stderr.write(`${note}\n`);
       if (run.missingIds.length) {
         process.stderr.write(
-          `note: skipped ${run.missingIds.length} hypotheses whose ids are not in the data: ${run.missingIds.slice(0, 5).join(', ')}${run.missingIds.length > 5 ? ', …' : ''}\n`,
+          `note: skipped ${run.missingIds.length} hypotheses whose ids are not in the data: ${formatIdList(run.missingIds)}\n`,
         );
       }
       if (run.failures.length) {

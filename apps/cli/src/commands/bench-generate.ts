@@ -23,7 +23,7 @@ import {
   requireApiKey,
 } from '../chat-client-options.js';
 import { addDetectorOptions, createDetector, type DetectorFlags } from '../detector-options.js';
-import { formatTable, Progress, parseNumberOption } from '../io.js';
+import { formatIdList, formatTable, Progress, parseNumberOption } from '../io.js';
 import { longmemevalCommand } from './longmemeval-group.js';
 
 interface GenerateFlags extends DetectorFlags, ChatClientFlags {
@@ -174,7 +174,7 @@ export function registerBenchGenerate(program: Command): void {
       else process.stdout.write(`${summary(run)}\n`);
       if (run.missingIds.length) {
         process.stderr.write(
-          `note: ${run.missingIds.length} id(s) given with --ids are not in the data: ${run.missingIds.slice(0, 5).join(', ')}${run.missingIds.length > 5 ? ', …' : ''}\n`,
+          `note: ${run.missingIds.length} id(s) given with --ids are not in the data: ${formatIdList(run.missingIds)}\n`,
         );
       }
       if (run.failures.length) {

@@ -11,7 +11,7 @@ import {
   scoreEvalResults,
 } from '@qualm/benchmark';
 import { type Command, Option } from 'commander';
-import { formatTable } from '../io.js';
+import { formatIdList, formatTable } from '../io.js';
 import { longmemevalCommand } from './longmemeval-group.js';
 
 /** Output formats of the metrics. */
@@ -132,7 +132,7 @@ export function scoreNotes(score: RunScore): string[] {
   }
   if (score.missingIds.length) {
     notes.push(
-      `note: left out ${score.missingIds.length} ids not in the data: ${score.missingIds.slice(0, 5).join(', ')}${score.missingIds.length > 5 ? ', …' : ''}`,
+      `note: left out ${score.missingIds.length} ids not in the data: ${formatIdList(score.missingIds)}`,
     );
   }
   return notes;

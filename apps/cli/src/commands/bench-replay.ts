@@ -8,7 +8,7 @@ import {
 } from '@qualm/benchmark';
 import { type Command, Option } from 'commander';
 import { addDetectorOptions, createDetector, type DetectorFlags } from '../detector-options.js';
-import { formatTable, Progress } from '../io.js';
+import { formatIdList, formatTable, Progress } from '../io.js';
 import { longmemevalCommand } from './longmemeval-group.js';
 
 interface ReplayFlags extends DetectorFlags {
@@ -143,8 +143,6 @@ function toTable(
   if (retrievalP50 !== undefined)
     lines.push(`retrieval per question: p50 ${retrievalP50.toFixed(1)} ms`);
   if (skippedIds.length)
-    lines.push(
-      `skipped ${skippedIds.length} run ids not in the data: ${skippedIds.slice(0, 5).join(', ')}${skippedIds.length > 5 ? ', …' : ''}`,
-    );
+    lines.push(`skipped ${skippedIds.length} run ids not in the data: ${formatIdList(skippedIds)}`);
   return lines.join('\n');
 }
