@@ -71,4 +71,17 @@ describe('the retrieval analyzer', () => {
     const analyzer = new Analyzer({ extraStopWords: ['Remember'] });
     expect(analyzer.analyze('Do you remember my dog?')).toEqual(['dog']);
   });
+
+  it('gives the same terms however many words it has seen before', () => {
+    const text = "Running cats don't chase 3.5 dogs; O'Neil's café runs daily.";
+    const expected = new Analyzer().analyze(text);
+    const busy = new Analyzer();
+    // more distinct words than the term cache holds, so that it grows and is emptied
+    const words = Array.from({ length: 230_000 }, (_, index) => `w${index.toString(36)}x`);
+    for (let start = 0; start < words.length; start += 10_000) {
+      busy.analyze(words.slice(start, start + 10_000).join(' '));
+      expect(busy.analyze(text)).toEqual(expected);
+    }
+    expect(busy.analyze(`${text} ${text}`)).toEqual([...expected, ...expected]);
+  });
 });

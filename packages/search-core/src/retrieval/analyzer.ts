@@ -35,6 +35,8 @@ const irregularNegations: Readonly<Record<string, string>> = {
 // the cache maps a lowercased token to its term ('' for a dropped word); it is bounded so that a
 // long-lived analyzer fed an open vocabulary cannot grow without limit
 const cacheLimit = 200_000;
+// the cache's open-addressing table starts small and doubles while it is over half full
+const initialCacheSlots = 1 << 12;
 
 /**
  * Turns text into index terms: Unicode lowercasing and NFKC folding, word tokenising that keeps
@@ -46,7 +48,7 @@ export class Analyzer {
   readonly stopWords: ReadonlySet<string>;
   /** Whether ASCII words are Porter-stemmed. */
   readonly stem: boolean;
-  private readonly cache = new Map<string, string>();
+  private readonly cache = new TermCache();
 
   constructor(options: AnalyzerOptions = {}) {
     const stopWords = new Set<string>(
@@ -68,7 +70,8 @@ export class Analyzer {
         match !== null;
         match = tokenPattern.exec(folded)
       ) {
-        this.addTerm(terms, match[0]);
+        const token = match[0];
+        this.addTerm(terms, token, 0, token.length);
       }
       return terms;
     }
@@ -111,17 +114,18 @@ export class Analyzer {
         }
         break;
       }
-      this.addTerm(terms, folded.slice(start, index));
+      this.addTerm(terms, folded, start, index);
     }
     return terms;
   }
 
-  private addTerm(terms: string[], token: string): void {
-    let term = this.cache.get(token);
+  /** Adds the term of `text[start, end)`; a token seen before is looked up without copying it. */
+  private addTerm(terms: string[], text: string, start: number, end: number): void {
+    let term = this.cache.find(text, start, end);
     if (term === undefined) {
+      const token = text.slice(start, end);
       term = this.termOf(token);
-      if (this.cache.size >= cacheLimit) this.cache.clear();
-      this.cache.set(token, term);
+      this.cache.add(token, term);
     }
     if (term !== '') terms.push(term);
   }
@@ -155,6 +159,75 @@ function isDigit(code: number): boolean {
 
 function isAsciiWordCharacter(code: number): boolean {
   return (code >= 0x61 && code <= 0x7a) || isDigit(code);
+}
+
+/**
+ * Terms of the tokens seen so far, found by hashing a token's characters where they stand in the
+ * text: most tokens repeat, and a hit then costs neither a copy of the token nor a string hash.
+ */
+class TermCache {
+  private tokens: (string | undefined)[] = new Array(initialCacheSlots);
+  private terms: string[] = new Array(initialCacheSlots);
+  private mask = initialCacheSlots - 1;
+  private size = 0;
+
+  find(text: string, start: number, end: number): string | undefined {
+    const length = end - start;
+    let slot = hashOf(text, start, end) & this.mask;
+    for (;;) {
+      const token = this.tokens[slot];
+      if (token === undefined) return undefined;
+      if (token.length === length && sameCharacters(token, text, start)) return this.terms[slot];
+      slot = (slot + 1) & this.mask;
+    }
+  }
+
+  add(token: string, term: string): void {
+    if (this.size >= cacheLimit) this.reset(initialCacheSlots);
+    else if (this.size * 2 >= this.tokens.length) this.reset(this.tokens.length * 2);
+    this.place(token, term);
+    this.size += 1;
+  }
+
+  private place(token: string, term: string): void {
+    let slot = hashOf(token, 0, token.length) & this.mask;
+    while (this.tokens[slot] !== undefined) slot = (slot + 1) & this.mask;
+    this.tokens[slot] = token;
+    this.terms[slot] = term;
+  }
+
+  /** Empties the table to `slots` slots, keeping its entries unless it is full. */
+  private reset(slots: number): void {
+    const tokens = this.tokens;
+    const terms = this.terms;
+    const keep = slots > tokens.length;
+    this.tokens = new Array(slots);
+    this.terms = new Array(slots);
+    this.mask = slots - 1;
+    if (!keep) {
+      this.size = 0;
+      return;
+    }
+    tokens.forEach((token, slot) => {
+      if (token !== undefined) this.place(token, terms[slot] ?? '');
+    });
+  }
+}
+
+// 32-bit FNV-1a over UTF-16 code units
+function hashOf(text: string, start: number, end: number): number {
+  let hash = 0x811c9dc5;
+  for (let index = start; index < end; index += 1) {
+    hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+function sameCharacters(token: string, text: string, start: number): boolean {
+  for (let index = 0; index < token.length; index += 1) {
+    if (token.charCodeAt(index) !== text.charCodeAt(start + index)) return false;
+  }
+  return true;
 }
 
 /** The analyzer used when none is given: English stop words and Porter stemming. */
