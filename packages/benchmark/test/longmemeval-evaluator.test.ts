@@ -183,6 +183,19 @@ describe('runEvaluation', () => {
     expect(run.score.metrics.byType['single-session-user']).toEqual({ accuracy: 0, n: 1 });
   });
 
+  it('refuses an output that is not an eval-results file before asking the judge anything', async () => {
+    server = await scripted();
+    const paths = await files();
+    // another run's hypotheses given as the output by mistake
+    const before = `${JSON.stringify({ question_id: 'q0', hypothesis: 'right 0' })}\n`;
+    await writeFile(paths.outPath, before);
+    await expect(runEvaluation({ client: judge(), ...paths })).rejects.toThrow(
+      `${paths.outPath}: result 1 (question_id "q0") has no valid autoeval_label`,
+    );
+    expect(server.requests).toHaveLength(0);
+    expect(await readFile(paths.outPath, 'utf8')).toBe(before);
+  });
+
   it('leaves a failed judgement out of the output so a rerun retries it', async () => {
     server = await startChatServer({
       handler: (body) =>

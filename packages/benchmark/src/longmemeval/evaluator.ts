@@ -16,6 +16,7 @@ import {
   type RunProgress,
 } from './resumable-output.js';
 import {
+  type EvalResultLine,
   evalResultLineSchema,
   hypothesisLineSchema,
   type RunScore,
@@ -115,6 +116,10 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
   const concurrency = checkConcurrency(options.concurrency);
   const hypotheses = await readRunRecords(options.runPath, hypothesisLineSchema);
   const output = openResumableOutput(options.outPath);
+  // checked before any call, so a wrong output (another run's hypotheses) gets nothing appended
+  const earlier = output.records.map((record, index) =>
+    evalResultOf(record, index, options.outPath),
+  );
   const wanted = new Set(hypotheses.map((entry) => entry.question_id));
   const questions = new Map<string, JudgedQuestion>();
   const questionTypes = new Map<string, string>();
@@ -147,16 +152,9 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
     },
     onProgress: options.onProgress,
   });
-  const results = output.records.map((record, index) => {
-    const parsed = evalResultLineSchema.safeParse(record);
-    if (!parsed.success) {
-      throw new BenchmarkError(
-        BenchmarkErrorCode.INVALID_INPUT,
-        `${options.outPath}: result ${index + 1} (question_id "${String(record.question_id)}") has no valid autoeval_label; remove it or choose another output file`,
-      );
-    }
-    return parsed.data;
-  });
+  const added = output.records
+    .slice(earlier.length)
+    .map((record, index) => evalResultOf(record, earlier.length + index, options.outPath));
   return {
     outPath: options.outPath,
     total: pending.length,
@@ -165,6 +163,21 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
     failures,
     missingIds,
     usage,
-    score: scoreEvalResults(results, questionTypes),
+    score: scoreEvalResults([...earlier, ...added], questionTypes),
   };
+}
+
+function evalResultOf(
+  record: Record<string, unknown>,
+  index: number,
+  outPath: string,
+): EvalResultLine {
+  const parsed = evalResultLineSchema.safeParse(record);
+  if (!parsed.success) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_INPUT,
+      `${outPath}: result ${index + 1} (question_id "${String(record.question_id)}") has no valid autoeval_label; remove it or choose another output file`,
+    );
+  }
+  return parsed.data;
 }
