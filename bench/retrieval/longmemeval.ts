@@ -14,6 +14,7 @@ import {
   isAbstentionQuestion,
   type LongMemEvalQuestion,
   longMemEvalFullTextOptions,
+  percentile,
   type QuestionRetrievalResult,
   questionSplit,
   type RetrievalCorpus,
@@ -146,12 +147,6 @@ const withRecency =
           .sort((left, right) => right.score - left.score),
     };
   };
-
-function quantile(values: readonly number[], fraction: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((left, right) => left - right);
-  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!;
-}
 
 interface Outcome {
   halves: Record<'tune' | 'holdout' | 'all', Record<string, number> & { n: number }>;
@@ -336,11 +331,11 @@ async function main(): Promise<void> {
       (result) => result.buildMilliseconds + result.queryMilliseconds,
     );
     console.log(
-      `| ${variant.name} | ${quantile(builds, 0.5).toFixed(2)} | ${quantile(builds, 0.9).toFixed(2)} | ` +
-        `${quantile(queries, 0.5).toFixed(2)} | ${quantile(totals, 0.5).toFixed(2)} | ` +
+      `| ${variant.name} | ${percentile(builds, 0.5).toFixed(2)} | ${percentile(builds, 0.9).toFixed(2)} | ` +
+        `${percentile(queries, 0.5).toFixed(2)} | ${percentile(totals, 0.5).toFixed(2)} | ` +
         `${(loadSeconds + outcome.seconds).toFixed(1)} | ${(
-          quantile(totals, 0.5) /
-            quantile(
+          percentile(totals, 0.5) /
+            percentile(
               reference.results.map(
                 (result) => result.buildMilliseconds + result.queryMilliseconds,
               ),
@@ -386,8 +381,8 @@ async function main(): Promise<void> {
   ] as const) {
     const under = values.filter((value) => value < 0.3).length / Math.max(1, values.length);
     console.log(
-      `| ${name} | ${values.length} | ${quantile(values, 0.1).toFixed(3)} | ${quantile(values, 0.5).toFixed(3)} | ` +
-        `${quantile(values, 0.9).toFixed(3)} | ${under.toFixed(3)} |`,
+      `| ${name} | ${values.length} | ${percentile(values, 0.1).toFixed(3)} | ${percentile(values, 0.5).toFixed(3)} | ` +
+        `${percentile(values, 0.9).toFixed(3)} | ${under.toFixed(3)} |`,
     );
   }
 }

@@ -181,3 +181,4 @@ export {
   longMemEvalTurnSchema,
 } from './longmemeval/schema.js';
 export { type QuestionSplit, questionSplit } from './longmemeval/split.js';
+export { percentile } from './percentile.js';

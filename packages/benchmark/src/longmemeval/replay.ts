@@ -7,6 +7,7 @@ import {
   type RetrievalHit,
 } from '@qualm/search-core';
 import { BenchmarkError, BenchmarkErrorCode } from '../errors.js';
+import { percentile } from '../percentile.js';
 import { readRunFile, streamLongMemEval } from './loader.js';
 import {
   computeQaMetrics,
@@ -295,10 +296,7 @@ export const ABSTENTION_REASONS: readonly AbstentionReason[] = [
   'hedging_detected',
 ];
 
-function percentiles(values: number[]): { p50: number; p90: number; max: number } {
+function percentiles(values: readonly number[]): { p50: number; p90: number; max: number } {
   if (values.length === 0) return { p50: 0, p90: 0, max: 0 };
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (quantile: number) =>
-    sorted[Math.min(sorted.length - 1, Math.floor(quantile * sorted.length))] ?? 0;
-  return { p50: at(0.5), p90: at(0.9), max: sorted.at(-1) ?? 0 };
+  return { p50: percentile(values, 0.5), p90: percentile(values, 0.9), max: percentile(values, 1) };
 }
