@@ -173,6 +173,29 @@ describe('replay', () => {
       /q1 has no autoeval_label/,
     );
   });
+  it('refuses a run that gives a question twice, naming the id and both lines', async () => {
+    const dataPath = await writeData(join(folder.path, 'data.json'), JSON.stringify(questions));
+    const runPath = await writeData(
+      join(folder.path, 'run.jsonl'),
+      jsonl([run[0]!, run[2]!, { ...run[0]!, autoeval_label: { model: 'judge', label: false } }]),
+    );
+    await expect(replayRuns({ sets: [{ dataPath, runPaths: [runPath] }] })).rejects.toThrowError(
+      `${runPath}:3: question_id "q1" was already given at ${runPath}:1`,
+    );
+  });
+
+  it('reads a run given as one JSON array, as the harness accepts', async () => {
+    const dataPath = await writeData(join(folder.path, 'data.json'), JSON.stringify(questions));
+    const runPath = await writeData(join(folder.path, 'run.json'), JSON.stringify(run));
+    const replay = await replayRuns({ sets: [{ dataPath, runPaths: [runPath] }] });
+    expect(replay.runs[0]?.answers.map((answer) => answer.questionId)).toEqual([
+      'q1',
+      'q2_abs',
+      'q3',
+      'q4',
+      'q5_abs',
+    ]);
+  });
 });
 
 describe('calibration', () => {

@@ -8,18 +8,15 @@ import {
 } from '@qualm/search-core';
 import { BenchmarkError, BenchmarkErrorCode } from '../errors.js';
 import { percentile } from '../percentile.js';
-import { readRunFile, streamLongMemEval } from './loader.js';
+import { streamLongMemEval } from './loader.js';
 import {
   computeQaMetrics,
   isExplicitAbstention,
   type JudgedAnswer,
   type QaMetrics,
 } from './qa-metrics.js';
-import {
-  isAbstentionQuestion,
-  type LongMemEvalQuestion,
-  type LongMemEvalRunEntry,
-} from './schema.js';
+import { type EvalResultLine, evalResultLineSchema, readRunRecords } from './run-metrics.js';
+import { isAbstentionQuestion, type LongMemEvalQuestion } from './schema.js';
 
 /** Recorded runs that share a LongMemEval data file. */
 export interface RunSet {
@@ -165,14 +162,22 @@ export async function replayRuns(options: ReplayOptions): Promise<ReplayResult> 
   };
 }
 
+// the label is optional here so that an unjudged line gets replay's own message, not zod's
+const maybeJudgedLineSchema = evalResultLineSchema.extend({
+  autoeval_label: evalResultLineSchema.shape.autoeval_label.optional(),
+});
+
 async function readLabelledRun(runPath: string) {
-  const { entries } = await readRunFile(runPath);
-  const unlabelled = entries.find((entry) => entry.autoeval_label === undefined);
-  if (unlabelled) {
-    throw new BenchmarkError(
-      BenchmarkErrorCode.INVALID_INPUT,
-      `${runPath}: question ${unlabelled.question_id} has no autoeval_label; replay needs a judged run (evaluate it first)`,
-    );
+  const entries: EvalResultLine[] = [];
+  for (const entry of await readRunRecords(runPath, maybeJudgedLineSchema)) {
+    const { autoeval_label } = entry;
+    if (autoeval_label === undefined) {
+      throw new BenchmarkError(
+        BenchmarkErrorCode.INVALID_INPUT,
+        `${runPath}: question ${entry.question_id} has no autoeval_label; replay needs a judged run (evaluate it first)`,
+      );
+    }
+    entries.push({ ...entry, autoeval_label });
   }
   return { runPath, entries: new Map(entries.map((entry) => [entry.question_id, entry])) };
 }
@@ -199,13 +204,13 @@ export function sessionDocuments(question: LongMemEvalQuestion): RetrievalDocume
 
 function replayedAnswer(
   question: LongMemEvalQuestion,
-  entry: LongMemEvalRunEntry,
+  entry: EvalResultLine,
   detection: ReplayDetection | null,
 ): ReplayedAnswer {
   return {
     questionId: question.question_id,
     questionType: question.question_type,
-    recordedLabel: entry.autoeval_label?.label ?? false,
+    recordedLabel: entry.autoeval_label.label,
     readerAbstained: isExplicitAbstention(entry.hypothesis),
     detection,
   };
