@@ -177,6 +177,8 @@ export async function* verifyStream(
   let handedOut = 0;
   let running = 0;
   let exhausted = false;
+  // set once the consumer stops (a break or a throw): no item starts after that
+  let stopped = false;
   let pulling = false;
   let pullError: unknown;
   let wake: (() => void) | undefined;
@@ -190,10 +192,15 @@ export async function* verifyStream(
     if (pulling) return;
     pulling = true;
     try {
-      while (!exhausted && running < concurrency && started - handedOut < maxAhead) {
+      while (!stopped && !exhausted && running < concurrency && started - handedOut < maxAhead) {
         const next = await iterator.next();
         if (next.done) {
           exhausted = true;
+          break;
+        }
+        if (stopped) {
+          // the consumer stopped while this pull was pending; the source is closed here
+          await iterator.return?.();
           break;
         }
         const index = started;
@@ -219,24 +226,30 @@ export async function* verifyStream(
   };
 
   void pump();
-  while (true) {
-    const result = finished.get(handedOut);
-    if (result !== undefined) {
-      finished.delete(handedOut);
-      const index = handedOut;
-      handedOut += 1;
-      options.onProgress?.({ done: handedOut, total, index, result });
-      void pump();
-      yield result;
-      continue;
+  try {
+    while (true) {
+      const result = finished.get(handedOut);
+      if (result !== undefined) {
+        finished.delete(handedOut);
+        const index = handedOut;
+        handedOut += 1;
+        options.onProgress?.({ done: handedOut, total, index, result });
+        void pump();
+        yield result;
+        continue;
+      }
+      if (exhausted && !pulling && running === 0) {
+        if (pullError !== undefined) throw pullError;
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
     }
-    if (exhausted && !pulling && running === 0) {
-      if (pullError !== undefined) throw pullError;
-      return;
-    }
-    await new Promise<void>((resolve) => {
-      wake = resolve;
-    });
+  } finally {
+    stopped = true;
+    // a pull under way closes the source itself once it returns, so this never waits on it
+    if (!exhausted && !pulling) await iterator.return?.();
   }
 }
 

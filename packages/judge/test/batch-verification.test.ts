@@ -144,6 +144,63 @@ describe('batch verification', () => {
     expect(ids).toEqual(['item-0', 'item-1', 'item-2', 'item-3']);
   });
 
+  it('starts no item after the consumer stops, and closes the item source', async () => {
+    server = await startChatServer({
+      handler: async (body) => {
+        await sleep(5);
+        return { json: { city: 'Paris', population: itemNumber(lastUserText(body)) } };
+      },
+    });
+    let pulled = 0;
+    let closed = false;
+    function* source() {
+      try {
+        for (const item of items(200)) {
+          pulled += 1;
+          yield item;
+        }
+      } finally {
+        closed = true;
+      }
+    }
+    for await (const result of verifyStream(source(), {
+      judge: testClient(server.baseURL),
+      template: capitalTemplate,
+      concurrency: 2,
+    })) {
+      expect(result.id).toBe('item-0');
+      break;
+    }
+    const pulledAtStop = pulled;
+    await sleep(300);
+    expect(closed).toBe(true);
+    expect(pulled).toBe(pulledAtStop);
+    expect(pulledAtStop).toBeLessThanOrEqual(3);
+    expect(server.chatRequests().length).toBeLessThanOrEqual(pulledAtStop);
+  });
+
+  it('starts no item after the consumer throws', async () => {
+    server = await startChatServer({
+      handler: async (body) => {
+        await sleep(5);
+        return { json: { city: 'Paris', population: itemNumber(lastUserText(body)) } };
+      },
+    });
+    const stop = async () => {
+      for await (const _ of verifyStream(items(200), {
+        judge: testClient(server!.baseURL),
+        template: capitalTemplate,
+        concurrency: 2,
+      })) {
+        throw new Error('consumer gave up');
+      }
+    };
+    await expect(stop()).rejects.toThrow('consumer gave up');
+    await sleep(300);
+    // the first item, the one running beside it and the one started when the first finished
+    expect(server.chatRequests().length).toBeLessThanOrEqual(3);
+  });
+
   it('rejects a concurrency below 1', async () => {
     server = await startChatServer();
     await expect(
