@@ -30,6 +30,7 @@ export {
   missingTermConfidence,
   type RetrievalLayerTrace,
   retrievalScoreSignal,
+  strongestSignal,
 } from './detector/abstention-detector.js';
 export {
   createHedgingAssessor,

@@ -8,6 +8,7 @@ import {
   type NliPair,
   type NliScores,
   SearchCoreError,
+  strongestSignal,
   withAbstention,
 } from '../src/index.js';
 
@@ -243,6 +244,18 @@ describe('AbstentionDetector', () => {
     ).rejects.toMatchObject({
       code: 'INVALID_INPUT',
     });
+  });
+});
+
+describe('strongestSignal', () => {
+  it('picks the most confident signal, the first of them on a tie, and nothing from none', () => {
+    const coverage = { reason: 'low_coverage', confidence: 0.9, detail: 'a' } as const;
+    const hedging = { reason: 'hedging_detected', confidence: 0.9, detail: 'b' } as const;
+    const grounding = { reason: 'not_grounded', confidence: 0.95, detail: 'c' } as const;
+    expect(strongestSignal([coverage, hedging])).toBe(coverage);
+    expect(strongestSignal([hedging, coverage])).toBe(hedging);
+    expect(strongestSignal([coverage, grounding, hedging])).toBe(grounding);
+    expect(strongestSignal([])).toBeUndefined();
   });
 });
 

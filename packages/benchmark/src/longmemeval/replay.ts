@@ -5,6 +5,7 @@ import {
   FullTextIndex,
   type RetrievalDocument,
   type RetrievalHit,
+  strongestSignal,
 } from '@qualm/search-core';
 import { BenchmarkError, BenchmarkErrorCode } from '../errors.js';
 import { percentile } from '../percentile.js';
@@ -222,10 +223,7 @@ export type AbstentionRule = (detection: ReplayDetection) => AbstentionSignal | 
 /** The detector's own rule: the strongest signal, when its confidence reaches the threshold. */
 export function thresholdRule(abstentionThreshold: number): AbstentionRule {
   return (detection) => {
-    let strongest: AbstentionSignal | undefined;
-    for (const signal of detection.signals) {
-      if (!strongest || signal.confidence > strongest.confidence) strongest = signal;
-    }
+    const strongest = strongestSignal(detection.signals);
     return strongest && strongest.confidence >= abstentionThreshold ? strongest : undefined;
   };
 }

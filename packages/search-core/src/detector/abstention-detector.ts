@@ -153,6 +153,20 @@ export function missingTermConfidence(term: SpecificTerm): number {
 }
 
 /**
+ * The signal the detector decides on: the one with the highest confidence, the first of them on a
+ * tie; undefined when there is none.
+ */
+export function strongestSignal(
+  signals: readonly AbstentionSignal[],
+): AbstentionSignal | undefined {
+  let strongest: AbstentionSignal | undefined;
+  for (const signal of signals) {
+    if (strongest === undefined || signal.confidence > strongest.confidence) strongest = signal;
+  }
+  return strongest;
+}
+
+/**
  * The score checks of layer 1 as first designed: no results, a top score under
  * `minRetrievalScore`, or a top score under 0.5 within `minScoreGap` of the second.
  */
@@ -249,11 +263,11 @@ export class AbstentionDetector {
       });
     }
 
-    const signals = [...retrieval.signals, ...grounding.signals, ...hedging.signals];
-    const strongest = signals.reduce<AbstentionSignal | undefined>(
-      (best, signal) => (best === undefined || signal.confidence > best.confidence ? signal : best),
-      undefined,
-    );
+    const strongest = strongestSignal([
+      ...retrieval.signals,
+      ...grounding.signals,
+      ...hedging.signals,
+    ]);
     const shouldAbstain =
       strongest !== undefined && strongest.confidence >= this.config.abstentionThreshold;
     return {
