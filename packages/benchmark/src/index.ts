@@ -88,7 +88,6 @@ export {
   STEP_BY_STEP_READER_TEMPLATE,
 } from './longmemeval/reader-prompts.js';
 export {
-  ABSTENTION_REASONS,
   type AbstentionRule,
   counterfactualAnswer,
   judgeReplayedAnswers,

@@ -18,6 +18,7 @@ export {
   withAbstention,
 } from './detector/abstaining-reader.js';
 export {
+  ABSTENTION_REASONS,
   AbstentionDetector,
   type AbstentionDetectorConfig,
   type AbstentionInput,

@@ -1,6 +1,5 @@
 import {
   type AbstentionDetector,
-  type AbstentionReason,
   type AbstentionSignal,
   FullTextIndex,
   type RetrievalDocument,
@@ -288,16 +287,6 @@ export function summarizeReplay(run: ReplayedRun, rule?: AbstentionRule): Replay
   });
   return { baseline, detector: computeQaMetrics(judged), skipped: run.skippedIds.length, layers };
 }
-
-/** Reasons the detector can give, for reports that list every layer even when it never fired. */
-export const ABSTENTION_REASONS: readonly AbstentionReason[] = [
-  'no_results',
-  'low_retrieval_score',
-  'no_score_gap',
-  'low_coverage',
-  'not_grounded',
-  'hedging_detected',
-];
 
 function percentiles(values: readonly number[]): { p50: number; p90: number; max: number } {
   if (values.length === 0) return { p50: 0, p90: 0, max: 0 };

@@ -8,14 +8,18 @@ import type { NliModel } from '../nli/nli-model.js';
 import type { RetrievalHit } from '../retrieval/types.js';
 import { createHedgingAssessor, type HedgingAssessment, type HedgingOptions } from './hedging.js';
 
+/** Every reason the detector can give, layer by layer, for reports that list each one. */
+export const ABSTENTION_REASONS = [
+  'no_results',
+  'low_retrieval_score',
+  'no_score_gap',
+  'low_coverage',
+  'not_grounded',
+  'hedging_detected',
+] as const;
+
 /** Why the detector says the answer should not be trusted. */
-export type AbstentionReason =
-  | 'no_results'
-  | 'low_retrieval_score'
-  | 'no_score_gap'
-  | 'low_coverage'
-  | 'not_grounded'
-  | 'hedging_detected';
+export type AbstentionReason = (typeof ABSTENTION_REASONS)[number];
 
 /** Configuration of an {@link AbstentionDetector}; every layer can be switched off. */
 export interface AbstentionDetectorConfig {
