@@ -7,8 +7,10 @@ import {
   DEFAULT_JUDGE_MODEL,
   judgeLabel,
   judgePrompt,
+  QUESTION_TYPES,
   qaMetricsMarkdown,
   qaMetricsText,
+  questionTypesOf,
   readEvalResults,
   resolveJudgeModel,
   runEvaluation,
@@ -258,6 +260,22 @@ describe('run metrics', () => {
     expect(qaMetricsMarkdown([{ name: 'run|a', metrics: score.metrics }])).toContain(
       '| overall | 60.0% (5) |',
     );
+  });
+
+  it('lists the official six types in their order, then the others a run has', () => {
+    const score = scoreEvalResults(
+      [line('q0', true), line('q3', true), line('odd', true)],
+      new Map([...typesById, ['odd', 'trivia']]),
+    );
+    expect(questionTypesOf(score.metrics)).toEqual([...QUESTION_TYPES, 'trivia']);
+  });
+
+  it('shows – for abstention in Markdown when a run has no abstention question, as the official script prints nan', () => {
+    const score = scoreEvalResults([line('q0', true), line('q1', false)], typesById);
+    const markdown = qaMetricsMarkdown([{ name: 'run', metrics: score.metrics }]);
+    expect(markdown).toContain('| abstention | – |');
+    expect(markdown).toContain('| false abstention | 0.0% (0/2) |');
+    expect(qaMetricsText(score.metrics)).toContain('Abstention Accuracy: nan (0)');
   });
 
   it('names the line of a result without a label', async () => {

@@ -3,9 +3,10 @@ import {
   DEFAULT_JUDGE_MODEL,
   loadQuestionTypes,
   type QaMetrics,
-  QUESTION_TYPES,
+  qaMetricsLines,
   qaMetricsMarkdown,
   qaMetricsText,
+  questionTypesOf,
   type RunScore,
   readEvalResults,
   scoreEvalResults,
@@ -83,30 +84,10 @@ export function formatScore(score: RunScore, format: MetricsFormat): string {
 
 /** The metrics as a plain-text table, the official types first and in their order. */
 export function metricsTable(metrics: QaMetrics): string {
-  const types = [
-    ...QUESTION_TYPES,
-    ...Object.keys(metrics.byType).filter(
-      (type) => !(QUESTION_TYPES as readonly string[]).includes(type),
-    ),
-  ];
-  const rows = [
-    ...types.map((type) => {
-      const counts = metrics.byType[type];
-      return [type, String(counts?.n ?? 0), counts ? percent(counts.accuracy) : '-'];
-    }),
-    ['task-averaged', String(metrics.n), percent(metrics.taskAveraged)],
-    ['overall', String(metrics.n), percent(metrics.overall)],
-    [
-      'abstention',
-      String(metrics.abstention.n),
-      metrics.abstention.n ? percent(metrics.abstention.accuracy) : '-',
-    ],
-    [
-      'false abstention',
-      String(metrics.n - metrics.abstention.n),
-      percent(metrics.falseAbstentionRate),
-    ],
-  ];
+  const rows = qaMetricsLines(questionTypesOf(metrics)).map((line) => {
+    const { share, n } = line.figure(metrics);
+    return [line.label, String(n), share === null ? '-' : percent(share)];
+  });
   return [
     formatTable(
       [

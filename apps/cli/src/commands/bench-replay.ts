@@ -1,6 +1,6 @@
 import {
   type QaMetrics,
-  QUESTION_TYPES,
+  questionTypesOf,
   type ReplaySummary,
   replayRuns,
   summarizeReplay,
@@ -98,14 +98,8 @@ function toTable(
     percent(pick(baseline)),
     ...(detector ? [percent(pick(detector))] : []),
   ];
-  const types = [
-    ...QUESTION_TYPES,
-    ...Object.keys(baseline.byType).filter(
-      (type) => !(QUESTION_TYPES as readonly string[]).includes(type),
-    ),
-  ];
   const rows = [
-    ...types
+    ...questionTypesOf(baseline)
       .filter((type) => baseline.byType[type])
       .map((type) =>
         row(type, baseline.byType[type]?.n ?? 0, (metrics) => metrics.byType[type]?.accuracy ?? 0),

@@ -9,9 +9,9 @@ import {
   loadQuestionTypes,
   qaMetricsMarkdown,
   qaMetricsRows,
+  questionTypesOf,
   readEvalResults,
   scoreEvalResults,
-  typesOf,
 } from './run-metrics.js';
 import { formatIssues } from './schema.js';
 
@@ -165,7 +165,9 @@ function runColor(runs: readonly ReportRun[]) {
 export function accuracyChart(runs: readonly ReportRun[]): ChartSpec {
   const categories = [
     ...new Set(
-      runs.flatMap((run) => typesOf(run.metrics).filter((type) => run.metrics.byType[type])),
+      runs.flatMap((run) =>
+        questionTypesOf(run.metrics).filter((type) => run.metrics.byType[type]),
+      ),
     ),
   ];
   const order = [...categories, 'task-averaged', 'overall'];
@@ -414,7 +416,7 @@ function htmlTable(header: readonly string[], rows: readonly (readonly string[])
 }
 
 function metricsRows(runs: readonly ReportRun[]): string[][] {
-  const types = [...new Set(runs.flatMap((run) => typesOf(run.metrics)))].filter((type) =>
+  const types = [...new Set(runs.flatMap((run) => questionTypesOf(run.metrics)))].filter((type) =>
     runs.some((run) => run.metrics.byType[type]),
   );
   return qaMetricsRows(runs, types);

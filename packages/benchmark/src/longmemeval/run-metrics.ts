@@ -185,7 +185,7 @@ const round4 = (value: number) => {
  */
 export function qaMetricsText(metrics: QaMetrics): string {
   const lines = ['', 'Evaluation results by task:'];
-  for (const type of typesOf(metrics)) {
+  for (const type of questionTypesOf(metrics)) {
     const counts = metrics.byType[type];
     lines.push(`\t${type}: ${counts ? round4(counts.accuracy) : 'nan'} (${counts?.n ?? 0})`);
   }
@@ -203,7 +203,7 @@ const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 
 /** The metrics of one or more runs as a Markdown table, one column per run. */
 export function qaMetricsMarkdown(runs: readonly { name: string; metrics: QaMetrics }[]): string {
-  const types = [...new Set(runs.flatMap((run) => typesOf(run.metrics)))];
+  const types = [...new Set(runs.flatMap((run) => questionTypesOf(run.metrics)))];
   const header = `| metric | ${runs.map((run) => escapeCell(run.name)).join(' | ')} |`;
   const rule = `| --- | ${runs.map(() => '---:').join(' | ')} |`;
   return [
@@ -213,42 +213,87 @@ export function qaMetricsMarkdown(runs: readonly { name: string; metrics: QaMetr
   ].join('\n');
 }
 
+/** A figure of a metrics table for one run. */
+export interface QaMetricsFigure {
+  /** The share, 0 to 1; null where the official script prints nan (no question of the type). */
+  share: number | null;
+  /** Questions the line counts. */
+  n: number;
+  /** What a table shows beside the share (`n`, or `part/whole`), when anything. */
+  count: string | null;
+}
+
+/** A line of a metrics table: its label, and its figure in a run's metrics. */
+export interface QaMetricsLine {
+  label: string;
+  figure: (metrics: QaMetrics) => QaMetricsFigure;
+}
+
 /**
- * The rows of a metrics table, each a label and then a cell per run: the given types, then
- * task-averaged, overall, abstention and false abstention.
+ * The lines of every metrics table, in order: the given types, then task-averaged, overall,
+ * abstention and false abstention.
+ */
+export function qaMetricsLines(types: readonly string[]): QaMetricsLine[] {
+  return [
+    ...types.map((type) => ({
+      label: type,
+      figure: (metrics: QaMetrics): QaMetricsFigure => {
+        const counts = metrics.byType[type];
+        return counts
+          ? { share: counts.accuracy, n: counts.n, count: String(counts.n) }
+          : { share: null, n: 0, count: null };
+      },
+    })),
+    {
+      label: 'task-averaged',
+      figure: (metrics) => ({ share: metrics.taskAveraged, n: metrics.n, count: null }),
+    },
+    {
+      label: 'overall',
+      figure: (metrics) => ({ share: metrics.overall, n: metrics.n, count: String(metrics.n) }),
+    },
+    {
+      label: 'abstention',
+      figure: ({ abstention }) => ({
+        share: abstention.n ? abstention.accuracy : null,
+        n: abstention.n,
+        count: `${abstention.correct}/${abstention.n}`,
+      }),
+    },
+    {
+      label: 'false abstention',
+      figure: (metrics) => {
+        const answerable = metrics.n - metrics.abstention.n;
+        return {
+          share: metrics.falseAbstentionRate,
+          n: answerable,
+          count: `${metrics.falseAbstentions}/${answerable}`,
+        };
+      },
+    },
+  ];
+}
+
+/**
+ * The rows of the Markdown and HTML metrics tables, each a label and then a cell per run, the
+ * share with its count (`66.7% (3)`), or – where there is no question.
  */
 export function qaMetricsRows(
   runs: readonly { metrics: QaMetrics }[],
   types: readonly string[],
 ): string[][] {
-  const row = (label: string, cell: (metrics: QaMetrics) => string) => [
-    label,
-    ...runs.map((run) => cell(run.metrics)),
-  ];
-  return [
-    ...types.map((type) =>
-      row(type, (metrics) => {
-        const counts = metrics.byType[type];
-        return counts ? `${percent(counts.accuracy)} (${counts.n})` : '–';
-      }),
-    ),
-    row('task-averaged', (metrics) => percent(metrics.taskAveraged)),
-    row('overall', (metrics) => `${percent(metrics.overall)} (${metrics.n})`),
-    row(
-      'abstention',
-      (metrics) =>
-        `${percent(metrics.abstention.accuracy)} (${metrics.abstention.correct}/${metrics.abstention.n})`,
-    ),
-    row(
-      'false abstention',
-      (metrics) =>
-        `${percent(metrics.falseAbstentionRate)} (${metrics.falseAbstentions}/${metrics.n - metrics.abstention.n})`,
-    ),
-  ];
+  return qaMetricsLines(types).map((line) => [
+    line.label,
+    ...runs.map((run) => {
+      const { share, count } = line.figure(run.metrics);
+      if (share === null) return '–';
+      return count === null ? percent(share) : `${percent(share)} (${count})`;
+    }),
+  ]);
 }
 
-/** The official six types in their order, then any other type a run has. */
-export function typesOf(metrics: QaMetrics): string[] {
+/** The official six types in their order, then any other type the metrics have. */
+export function questionTypesOf(metrics: QaMetrics): string[] {
   return [
     ...QUESTION_TYPES,
     ...Object.keys(metrics.byType).filter(
