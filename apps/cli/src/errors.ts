@@ -36,3 +36,35 @@ export function isKnownError(error: unknown): error is Error & { code: string } 
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && /^[A-Z][A-Z_]+$/.test(code) && error.name !== 'Error';
 }
+
+// package error codes that mean the input, the options or the set-up is wrong, not the run
+const badInputCodes = new Set<string>([
+  'INVALID_INPUT',
+  'INVALID_CONFIG',
+  'INVALID_OPTIONS',
+  'FILE_NOT_FOUND',
+  'INVALID_TEMPLATE',
+  'INVALID_PATTERN',
+  'UNSAFE_PATTERN',
+  'MISSING_CREDENTIALS',
+  'MODEL_NOT_FOUND',
+  'UNSUPPORTED_MODEL',
+]);
+
+/** The exit status of a known package error: 2 when the input or configuration is wrong, else 1. */
+export function exitCodeOf(error: { code: string }): number {
+  return badInputCodes.has(error.code) ? 2 : 1;
+}
+
+/**
+ * Whether an error is Node's own failure of a system call on a file (a missing folder, a
+ * directory where a file was expected, a file the process may not read): bad input, not a bug.
+ */
+export function isSystemError(error: unknown): error is NodeJS.ErrnoException & {
+  code: string;
+  syscall: string;
+} {
+  if (!(error instanceof Error)) return false;
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  return typeof code === 'string' && /^E[A-Z]+$/.test(code) && typeof syscall === 'string';
+}

@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
 import { commands } from './commands/index.js';
-import { CliError, isKnownError } from './errors.js';
+import { CliError, exitCodeOf, isKnownError, isSystemError } from './errors.js';
 
 export { CliError, CliErrorCode, isKnownError } from './errors.js';
 
@@ -33,7 +33,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     if (isKnownError(error)) {
       process.stderr.write(`qualm: ${error.message}\n`);
-      return 1;
+      return exitCodeOf(error);
+    }
+    if (isSystemError(error)) {
+      // node's message already names the call and the path: "ENOENT: no such file …, open 'x'"
+      process.stderr.write(`qualm: ${error.message.split('\n')[0]}\n`);
+      return 2;
     }
     process.stderr.write(`qualm: unexpected error (this is a bug)\n`);
     process.stderr.write(

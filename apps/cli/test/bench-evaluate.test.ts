@@ -237,7 +237,7 @@ describe('qualm bench longmemeval evaluate', () => {
     server = await judge();
     writeFileSync(runPath, '{"question_id": "q0", "hypothesis": "x"}\n{"question_id": "q1"}\n');
     const result = await qualm(evaluate([]));
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^qualm: .*hypotheses\.jsonl:2: hypothesis: /);
   });
 

@@ -159,7 +159,7 @@ describe('qualm bench longmemeval metrics', () => {
       '--run',
       unlabelled,
     ]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^qualm: .*unlabelled\.jsonl:2: autoeval_label: /);
   });
 

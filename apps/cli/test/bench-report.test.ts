@@ -149,7 +149,7 @@ describe('qualm bench longmemeval report', () => {
       '--out',
       join(directory, 'report'),
     ]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^qualm: .*hypotheses\.jsonl:1: autoeval_label: /);
   });
 
