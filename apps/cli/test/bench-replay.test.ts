@@ -116,6 +116,8 @@ describe('qualm bench longmemeval calibrate', () => {
     ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('# Abstention calibration');
+    expect(result.stdout).not.toContain('![trade-off]');
+    expect(result.stdout).toMatch(/\|\n\nwrote .*calibration\.json, .*tradeoff\.svg\n$/);
     expect(JSON.parse(await readFile(join(out, 'calibration.json'), 'utf8')).objective).toContain(
       '1.0%',
     );

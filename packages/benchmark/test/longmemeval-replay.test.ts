@@ -4,6 +4,7 @@ import { AbstentionDetector } from '@qualm/search-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   calibrate,
+  calibrationMarkdown,
   computeQaMetrics,
   isExplicitAbstention,
   QUESTION_TYPES,
@@ -246,6 +247,15 @@ describe('calibration', () => {
     expect(
       report.curve.some((point) => point.split === 'holdout' && point.method === 'score-threshold'),
     ).toBe(true);
+  });
+
+  it('leaves the trade-off image out of the Markdown when asked, and only then', () => {
+    const report = calibrate(syntheticReplay());
+    expect(calibrationMarkdown(report)).toContain('![trade-off](tradeoff.svg)');
+    const withoutImage = calibrationMarkdown(report, { image: false });
+    expect(withoutImage).not.toContain('tradeoff.svg');
+    expect(withoutImage).toContain('| coverage-detector |');
+    expect(withoutImage).toContain('on the holdout half, per run');
   });
 
   it('writes the report as JSON, Markdown and an SVG chart', async () => {

@@ -81,7 +81,7 @@ export function registerBenchCalibrate(program: Command): void {
       const report = calibrate(replay, { maxFalseAbstentionRate });
       const files = await writeCalibrationReport(report, flags.out);
       process.stdout.write(
-        `${calibrationMarkdown(report).split('\n![trade-off]')[0]?.trimEnd()}\n\nwrote ${files.join(', ')}\n`,
+        `${calibrationMarkdown(report, { image: false }).trimEnd()}\n\nwrote ${files.join(', ')}\n`,
       );
     });
 }

@@ -233,21 +233,64 @@ export async function writeCalibrationReport(
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 
-/** The calibration report as Markdown: objective, choices per method, per-run holdout figures. */
-export function calibrationMarkdown(report: CalibrationReport): string {
+/**
+ * The table of what each method chose: method, threshold, then, with `tune`, its overall accuracy
+ * and added false-abstention rate on the tune half, then the holdout half's figures.
+ */
+export function calibrationTable(
+  report: CalibrationReport,
+  options: { tune: boolean },
+): { header: string[]; rows: string[][] } {
+  const tuneHeader = options.tune ? ['tune overall', 'tune added FAR'] : [];
+  return {
+    header: [
+      'method',
+      'threshold',
+      ...tuneHeader,
+      'holdout overall (recorded)',
+      'holdout overall',
+      'holdout abstention',
+      'holdout added FAR',
+    ],
+    rows: report.choices.map((choice) => [
+      choice.method,
+      `${choice.threshold}${choice.minScoreGap !== undefined ? ` (gap ${choice.minScoreGap})` : ''}`,
+      ...(options.tune
+        ? [percent(choice.tune.overall), percent(choice.tune.addedFalseAbstentionRate)]
+        : []),
+      percent(report.baseline.holdout.overall),
+      percent(choice.holdout.overall),
+      `${choice.holdout.abstention.correct}/${choice.holdout.abstention.n}`,
+      percent(choice.holdout.addedFalseAbstentionRate),
+    ]),
+  };
+}
+
+/** A table as Markdown lines, the first column left-aligned and the others right-aligned. */
+export function markdownTable(table: { header: string[]; rows: string[][] }): string[] {
+  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+  return [
+    line(table.header),
+    line(table.header.map((_, index) => (index === 0 ? '---' : '---:'))),
+    ...table.rows.map(line),
+  ];
+}
+
+/**
+ * The calibration report as Markdown: objective, choices per method, per-run holdout figures, and
+ * the trade-off chart as an image beside it (`tradeoff.svg`) unless `image` is false.
+ */
+export function calibrationMarkdown(
+  report: CalibrationReport,
+  options: { image?: boolean } = {},
+): string {
   const lines = [
     '# Abstention calibration',
     '',
     `Objective: ${report.objective}. Thresholds are chosen on the tune half (${report.answers.tune} answers pooled over the runs) and reported on the holdout half (${report.answers.holdout}).`,
     '',
-    '| method | threshold | tune overall | tune added FAR | holdout overall (recorded) | holdout overall | holdout abstention | holdout added FAR |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...markdownTable(calibrationTable(report, { tune: true })),
   ];
-  for (const choice of report.choices) {
-    lines.push(
-      `| ${choice.method} | ${choice.threshold}${choice.minScoreGap !== undefined ? ` (gap ${choice.minScoreGap})` : ''} | ${percent(choice.tune.overall)} | ${percent(choice.tune.addedFalseAbstentionRate)} | ${percent(report.baseline.holdout.overall)} | ${percent(choice.holdout.overall)} | ${choice.holdout.abstention.correct}/${choice.holdout.abstention.n} | ${percent(choice.holdout.addedFalseAbstentionRate)} |`,
-    );
-  }
   for (const choice of report.choices) {
     lines.push(
       '',
@@ -264,6 +307,7 @@ export function calibrationMarkdown(report: CalibrationReport): string {
   }
   if (report.choices.length < 2)
     lines.push('', 'A method missing above found no threshold within the bound on the tune half.');
-  lines.push('', '![trade-off](tradeoff.svg)', '');
+  if (options.image ?? true) lines.push('', '![trade-off](tradeoff.svg)');
+  lines.push('');
   return lines.join('\n');
 }

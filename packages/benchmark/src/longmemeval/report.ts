@@ -3,7 +3,12 @@ import { basename, join } from 'node:path';
 import { z } from 'zod';
 import { type ChartSpec, renderSvg, shareEncoding } from '../charts.js';
 import { BenchmarkError, BenchmarkErrorCode } from '../errors.js';
-import { type CalibrationReport, tradeoffChart } from './calibration.js';
+import {
+  type CalibrationReport,
+  calibrationTable,
+  markdownTable,
+  tradeoffChart,
+} from './calibration.js';
 import type { QaMetrics } from './qa-metrics.js';
 import {
   loadQuestionTypes,
@@ -338,28 +343,6 @@ export async function readCalibrationReport(directory: string): Promise<Calibrat
   return result.data as CalibrationReport;
 }
 
-const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
-
-function calibrationRows(calibration: CalibrationReport): string[][] {
-  return calibration.choices.map((choice) => [
-    choice.method,
-    `${choice.threshold}${choice.minScoreGap !== undefined ? ` (gap ${choice.minScoreGap})` : ''}`,
-    percent(calibration.baseline.holdout.overall),
-    percent(choice.holdout.overall),
-    `${choice.holdout.abstention.correct}/${choice.holdout.abstention.n}`,
-    percent(choice.holdout.addedFalseAbstentionRate),
-  ]);
-}
-
-const calibrationHeader = [
-  'method',
-  'threshold',
-  'holdout overall (recorded)',
-  'holdout overall',
-  'holdout abstention',
-  'holdout added FAR',
-];
-
 /** The report as Markdown, with the charts as images beside it (`accuracy.svg`, …). */
 export function reportMarkdown(report: LongMemEvalReport): string {
   const lines = [`# ${report.title}`, '', `Data: \`${report.dataPath}\``, '', '## Runs', ''];
@@ -371,8 +354,7 @@ export function reportMarkdown(report: LongMemEvalReport): string {
   }
   if (report.calibration) {
     lines.push('## Calibration', '', `Objective: ${report.calibration.objective}.`, '');
-    lines.push(`| ${calibrationHeader.join(' | ')} |`, `| --- | ${'---: | '.repeat(5).trim()}`);
-    for (const row of calibrationRows(report.calibration)) lines.push(`| ${row.join(' | ')} |`);
+    lines.push(...markdownTable(calibrationTable(report.calibration, { tune: false })));
     lines.push('', '![Calibration trade-off](tradeoff.svg)', '');
   }
   return lines.join('\n');
@@ -404,7 +386,7 @@ function inlineSvg(svg: string, prefix: string): string {
     .replaceAll(/href="#([^"]+)"/g, `href="#${prefix}-$1"`);
 }
 
-function htmlTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+function htmlTable({ header, rows }: { header: string[]; rows: string[][] }): string {
   const head = header.map(
     (cell, index) => `<th${index ? ' class="n"' : ''}>${escapeHtml(cell)}</th>`,
   );
@@ -453,7 +435,10 @@ export function reportHtml(report: LongMemEvalReport): string {
     `<h2>Runs</h2><ul class="runs">${runs}</ul>`,
     '<h2>Accuracy</h2>',
     figure('accuracy'),
-    htmlTable(['metric', ...report.runs.map((run) => run.name)], metricsRows(report.runs)),
+    htmlTable({
+      header: ['metric', ...report.runs.map((run) => run.name)],
+      rows: metricsRows(report.runs),
+    }),
     '<p class="note">Per-type, task-averaged, overall and abstention accuracy as the official print_qa_metrics.py computes them; the false-abstention rate is the share of answerable questions whose answer says it cannot answer.</p>',
     '<h2>Abstention</h2>',
     figure('abstention'),
@@ -462,7 +447,7 @@ export function reportHtml(report: LongMemEvalReport): string {
     sections.push(
       '<h2>Calibration</h2>',
       `<p>Objective: ${escapeHtml(report.calibration.objective)}.</p>`,
-      htmlTable(calibrationHeader, calibrationRows(report.calibration)),
+      htmlTable(calibrationTable(report.calibration, { tune: false })),
       figure('tradeoff'),
     );
   }
