@@ -41,6 +41,36 @@ export function qualm(
   });
 }
 
+/**
+ * Runs the built `qualm` binary and closes the reading end of its stdout once `bytes` bytes have
+ * arrived (at once for 0), as `| head -c` does; never throws.
+ */
+export function qualmWithClosedOutput(
+  args: readonly string[],
+  bytes: number,
+  env: Environment = {},
+): Promise<QualmRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    const stop = () => {
+      if (stdout.length >= bytes) child.stdout.destroy();
+    };
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      stop();
+    });
+    stop();
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ stdout, stderr, code: code ?? -1 }));
+    child.stdin.end();
+  });
+}
+
 /** A {@link qualm} whose every run starts from `base`, the usual environment of a test file. */
 export function qualmWithEnvironment(base: Environment): typeof qualm {
   return (args, env = {}, options = {}) => qualm(args, { ...base, ...env }, options);

@@ -275,11 +275,6 @@ export function registerValidate(program: Command): void {
     .option('--skip-invalid', 'with --jsonl: skip lines that are not valid and count them')
     .addHelpText('after', example)
     .action(async (file: string | undefined, flags: ValidateFlags) => {
-      // a reader that stops early (| head) closes the pipe; that ends the output, not the run
-      process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-        if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-        throw error;
-      });
       if (!flags.jsonl && (flags.skipInvalid || flags.idField !== undefined)) {
         throw new CliError(
           CliErrorCode.INVALID_ARGUMENT,
