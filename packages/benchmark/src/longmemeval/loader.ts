@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import type { z } from 'zod';
 import { BenchmarkError, BenchmarkErrorCode } from '../errors.js';
 import { JsonArraySplitter, JsonArraySyntaxError } from './json-array-splitter.js';
 import {
@@ -50,7 +51,19 @@ export async function openDataFile(path: string): Promise<Readable> {
  * time, each validated. A malformed record, invalid JSON, a truncated file or corrupt gzip data
  * throws a {@link BenchmarkError} naming the file, the record's index and id, and the field.
  */
-export async function* streamLongMemEval(path: string): AsyncGenerator<LongMemEvalQuestion> {
+export function streamLongMemEval(path: string): AsyncGenerator<LongMemEvalQuestion> {
+  return streamLongMemEvalRecords(path, longMemEvalQuestionSchema);
+}
+
+/**
+ * Streams the records of a LongMemEval file as {@link streamLongMemEval} does, each validated with
+ * the given schema instead of the full one: a pass that needs a few fields (such as
+ * `longMemEvalQuestionKeySchema`) is spared validating every turn of every history.
+ */
+export async function* streamLongMemEvalRecords<Schema extends z.ZodType<{ question_id: string }>>(
+  path: string,
+  schema: Schema,
+): AsyncGenerator<z.output<Schema>> {
   const input = await openDataFile(path);
   const splitter = new JsonArraySplitter();
   let lastId: string | undefined;
@@ -80,7 +93,7 @@ export async function* streamLongMemEval(path: string): AsyncGenerator<LongMemEv
       }
       const first = splitter.elementCount - elements.length;
       for (const [offset, bytes] of elements.entries()) {
-        const question = parseQuestion(path, first + offset, bytes);
+        const question = parseRecord(path, first + offset, bytes, schema);
         lastId = question.question_id;
         yield question;
       }
@@ -126,7 +139,12 @@ function readProblem(error: unknown): string {
     : 'cannot read the file';
 }
 
-function parseQuestion(path: string, index: number, bytes: Buffer): LongMemEvalQuestion {
+function parseRecord<Schema extends z.ZodType>(
+  path: string,
+  index: number,
+  bytes: Buffer,
+  schema: Schema,
+): z.output<Schema> {
   let value: unknown;
   try {
     value = JSON.parse(bytes.toString('utf8'));
@@ -137,7 +155,7 @@ function parseQuestion(path: string, index: number, bytes: Buffer): LongMemEvalQ
       { cause: error },
     );
   }
-  const result = longMemEvalQuestionSchema.safeParse(value);
+  const result = schema.safeParse(value);
   if (!result.success) {
     const id = (value as { question_id?: unknown } | null)?.question_id;
     const name = typeof id === 'string' ? ` (question_id "${id}")` : '';

@@ -16,7 +16,7 @@ import {
   pythonJsonDumps,
   selectHistory,
 } from './history.js';
-import { streamLongMemEval } from './loader.js';
+import { streamLongMemEval, streamLongMemEvalRecords } from './loader.js';
 import {
   DIRECT_READER_TEMPLATE,
   fillTemplate,
@@ -37,7 +37,7 @@ import {
   type ResumableRun,
   type RunProgress,
 } from './resumable-output.js';
-import type { LongMemEvalQuestion } from './schema.js';
+import { type LongMemEvalQuestion, longMemEvalQuestionKeySchema } from './schema.js';
 
 /** Options of the LongMemEval reader. */
 export interface ReaderOptions {
@@ -271,9 +271,15 @@ export async function runReader(options: ReaderRunOptions): Promise<ReaderRun> {
     ...(options.questionIds ? { questionIds: options.questionIds } : {}),
     ...(options.limit !== undefined ? { limit: options.limit } : {}),
   });
+  // the one full pass: it stops once the last question to do has been read
   const pendingQuestions = async function* () {
+    let left = plan.pending.size;
+    if (left === 0) return;
     for await (const question of streamLongMemEval(options.dataPath)) {
-      if (plan.pending.has(question.question_id)) yield question;
+      if (!plan.pending.has(question.question_id)) continue;
+      yield question;
+      left -= 1;
+      if (left === 0) return;
     }
   };
   const { written, failures, usage } = await appendConcurrently({
@@ -300,7 +306,10 @@ export async function runReader(options: ReaderRunOptions): Promise<ReaderRun> {
   };
 }
 
-/** Which questions of a data file a resumable run still has to do. */
+/**
+ * Which questions of a data file a resumable run still has to do, from the ids and types alone
+ * (the records are not validated in full here; the pass that answers them does that).
+ */
 export async function planRun(options: {
   dataPath: string;
   doneIds: ReadonlySet<string>;
@@ -316,7 +325,10 @@ export async function planRun(options: {
   const wanted = options.questionIds ? new Set(options.questionIds) : undefined;
   const found = new Set<string>();
   const selected: string[] = [];
-  for await (const question of streamLongMemEval(options.dataPath)) {
+  for await (const question of streamLongMemEvalRecords(
+    options.dataPath,
+    longMemEvalQuestionKeySchema,
+  )) {
     const id = question.question_id;
     if (wanted && !wanted.has(id)) continue;
     found.add(id);

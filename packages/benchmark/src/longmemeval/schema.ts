@@ -33,6 +33,15 @@ export const longMemEvalQuestionSchema = z
     }
   });
 
+/**
+ * The id and type of a LongMemEval question and nothing else, for passes over a file that need
+ * no more (other fields are neither checked nor kept).
+ */
+export const longMemEvalQuestionKeySchema = z.object({
+  question_id: z.string().min(1),
+  question_type: z.string().min(1),
+});
+
 /** A turn of a history session. */
 export type LongMemEvalTurn = z.infer<typeof longMemEvalTurnSchema>;
 
