@@ -239,6 +239,29 @@ describe('qualm judge', () => {
     expect(judge.chatRequests()).toHaveLength(4);
   });
 
+  it('keeps a complete last line written without its newline and does not judge that item again', async () => {
+    const judge = await scriptedJudge();
+    const out = join(directory, 'judged.jsonl');
+    writeFileSync(
+      out,
+      '{"id":"fr","verifyResult":true,"llmCalls":1}\n{"id":"jp","verifyResult":false,"llmCalls":1}',
+    );
+    const result = await qualm(judgeArgs(['--base-url', judge.baseURL, '--out', out]));
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('3 result(s) appended');
+    expect(result.stdout).toContain('2 already there');
+    expect(idsIn(out)).toEqual(['fr', 'jp', 'it', 'de', 'es']);
+    expect(judge.chatRequests()).toHaveLength(3);
+  });
+
+  it('creates the folder of --out when it does not exist', async () => {
+    const judge = await scriptedJudge();
+    const out = join(directory, 'new', 'folder', 'judged.jsonl');
+    const result = await qualm(judgeArgs(['--base-url', judge.baseURL, '--out', out]));
+    expect(result.code).toBe(0);
+    expect(idsIn(out)).toEqual(['fr', 'jp', 'it', 'de', 'es']);
+  });
+
   it('prints a progress line on stderr', async () => {
     const judge = await scriptedJudge();
     const result = await qualm(judgeArgs(['--base-url', judge.baseURL]), { QUALM_PROGRESS: '1' });

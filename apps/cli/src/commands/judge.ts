@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readFileSync, statSync, truncateSync } from 'node:fs';
+import { openResumableOutput, type ResumableOutput } from '@qualm/benchmark';
 import {
   type AgentTrace,
   checkExpected,
@@ -161,9 +161,12 @@ async function runJudge(options: JudgeOptions): Promise<void> {
   }
 
   const items = await readItems(options.input, template);
-  const previous = options.out ? readPreviousResults(options.out) : [];
-  const done = new Set(previous.map((record) => record.id));
-  const pending = items.filter((item) => !done.has(String(item.id)));
+  const output: ResumableOutput | undefined = options.out
+    ? openResumableOutput(options.out, { keyField: 'id', label: '--out' })
+    : undefined;
+  // a copy, since the output adds each appended record to its own list
+  const previous = [...(output?.records ?? [])] as ResultRecord[];
+  const pending = items.filter((item) => !output?.doneIds.has(String(item.id)));
 
   const clientOptions = { ...endpointOptions, apiKey, structuredOutput };
   const judge = createChatClient({ ...clientOptions, model: options.model });
@@ -197,9 +200,9 @@ async function runJudge(options: JudgeOptions): Promise<void> {
     const record = toRecord(result);
     const transient = result.error !== null && transientCodes.has(result.error.code);
     if (transient) incomplete.push(result);
-    if (!options.out) printed.push(record);
+    if (!output) printed.push(record);
     else if (!transient) {
-      appendFileSync(options.out, `${JSON.stringify(record)}\n`);
+      output.append(record);
       written.push(record);
     }
   }
@@ -328,43 +331,6 @@ function toRecord(result: VerificationResult): ResultRecord {
     usage: result.usage,
     stageUsage,
   };
-}
-
-function readPreviousResults(path: string): ResultRecord[] {
-  if (!existsSync(path)) return [];
-  if (statSync(path).isDirectory()) {
-    throw new CliError(CliErrorCode.INVALID_ARGUMENT, `--out is a directory: ${path}`);
-  }
-  let text = readFileSync(path, 'utf8');
-  if (text !== '' && !text.endsWith('\n')) {
-    // a run killed while writing leaves half a line: drop it so the item is judged again
-    const end = text.lastIndexOf('\n') + 1;
-    truncateSync(path, Buffer.byteLength(text.slice(0, end)));
-    text = text.slice(0, end);
-  }
-  const records: ResultRecord[] = [];
-  const lines = text.split('\n');
-  for (const [index, line] of lines.entries()) {
-    if (line.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw new CliError(
-        CliErrorCode.INVALID_INPUT,
-        `${path}:${index + 1} is not a result line; remove it or choose another --out`,
-      );
-    }
-    const id = (value as { id?: unknown } | null)?.id;
-    if (typeof id !== 'string') {
-      throw new CliError(
-        CliErrorCode.INVALID_INPUT,
-        `${path}:${index + 1} has no "id"; remove it or choose another --out`,
-      );
-    }
-    records.push(value as ResultRecord);
-  }
-  return records;
 }
 
 const percent = (rate: number | null) => (rate === null ? '-' : `${(rate * 100).toFixed(1)}%`);

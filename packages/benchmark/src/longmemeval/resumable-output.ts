@@ -15,30 +15,48 @@ export interface ResumableOutput {
   path: string;
   /** The lines already in the file, parsed, in file order. */
   records: Record<string, unknown>[];
-  /** The `question_id` of every line already in the file. */
+  /** The key (`question_id` unless another `keyField` was given) of every line already in the file. */
   doneIds: Set<string>;
   /** Appends one record as a line at once, so a killed run loses at most the line being written. */
   append(record: Record<string, unknown>): void;
 }
 
+/** Options of {@link openResumableOutput}. */
+export interface ResumableOutputOptions {
+  /** The field holding the non-empty string that identifies each line (default `question_id`). */
+  keyField?: string;
+  /** What error messages call the output, e.g. the flag that named it (default `output`). */
+  label?: string;
+}
+
 /**
  * Opens a JSON Lines output for a resumable run. Lines already there count as done; a last line
  * cut short by a killed run is dropped (and its question redone), a complete last line without
- * its newline is kept. Any other line that is not a JSON object with a `question_id` is an error
- * naming the line, since appending to a file that is not an output of this kind would spoil it.
+ * its newline is kept. Any other line that is not a JSON object with its key (`question_id`
+ * unless `keyField` says otherwise) is an error naming the line, since appending to a file that
+ * is not an output of this kind would spoil it. A missing folder is created.
  */
-export function openResumableOutput(path: string): ResumableOutput {
+export function openResumableOutput(
+  path: string,
+  options: ResumableOutputOptions = {},
+): ResumableOutput {
+  const keyField = options.keyField ?? 'question_id';
+  const label = options.label ?? 'output';
+  const another = options.label ?? 'output file';
   const records: Record<string, unknown>[] = [];
   const doneIds = new Set<string>();
   if (existsSync(path)) {
     if (statSync(path).isDirectory()) {
-      throw new BenchmarkError(BenchmarkErrorCode.INVALID_INPUT, `output is a directory: ${path}`);
+      throw new BenchmarkError(
+        BenchmarkErrorCode.INVALID_INPUT,
+        `${label} is a directory: ${path}`,
+      );
     }
     let text = readFileSync(path, 'utf8');
     if (text !== '' && !text.endsWith('\n')) {
       const end = text.lastIndexOf('\n') + 1;
       const last = text.slice(end);
-      if (parseRecord(last)) {
+      if (parseRecord(last, keyField)) {
         appendFileSync(path, '\n');
         text += '\n';
       } else {
@@ -48,15 +66,15 @@ export function openResumableOutput(path: string): ResumableOutput {
     }
     for (const [index, line] of text.split('\n').entries()) {
       if (line.trim() === '') continue;
-      const record = parseRecord(line);
+      const record = parseRecord(line, keyField);
       if (!record) {
         throw new BenchmarkError(
           BenchmarkErrorCode.INVALID_INPUT,
-          `${path}:${index + 1} is not a result line with a question_id; remove it or choose another output file`,
+          `${path}:${index + 1} is not a result line with ${/^[aeiou]/i.test(keyField) ? 'an' : 'a'} ${keyField}; remove it or choose another ${another}`,
         );
       }
       records.push(record);
-      doneIds.add(record.question_id as string);
+      doneIds.add(record[keyField] as string);
     }
   } else {
     mkdirSync(dirname(path), { recursive: true });
@@ -68,17 +86,18 @@ export function openResumableOutput(path: string): ResumableOutput {
     append(record) {
       appendFileSync(path, `${JSON.stringify(record)}\n`);
       records.push(record);
-      doneIds.add(String(record.question_id));
+      doneIds.add(String(record[keyField]));
     },
   };
 }
 
-function parseRecord(line: string): Record<string, unknown> | undefined {
+function parseRecord(line: string, keyField: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(line);
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
     const record = value as Record<string, unknown>;
-    return typeof record.question_id === 'string' && record.question_id !== '' ? record : undefined;
+    const key = record[keyField];
+    return typeof key === 'string' && key !== '' ? record : undefined;
   } catch {
     return undefined;
   }
