@@ -57,6 +57,15 @@ export function createStream(
     );
   };
 
+  const refuseSecondEnd = () => {
+    if (ended) {
+      throw new ValidatorError(
+        ValidatorErrorCode.STREAM_ENDED,
+        'end() was already called on this stream',
+      );
+    }
+  };
+
   if (!bounded) {
     const pieces: string[] = [];
     return {
@@ -66,8 +75,8 @@ export function createStream(
         received += text.length;
       },
       end() {
-        const tail = toText('') + decoder.decode();
-        pieces.push(tail);
+        refuseSecondEnd();
+        pieces.push(decoder.decode());
         ended = true;
         return validateWhole(pieces.join(''));
       },
@@ -136,12 +145,7 @@ export function createStream(
       advance(received - lag);
     },
     end() {
-      if (ended) {
-        throw new ValidatorError(
-          ValidatorErrorCode.STREAM_ENDED,
-          'end() was already called on this stream',
-        );
-      }
+      refuseSecondEnd();
       take(decoder.decode());
       ended = true;
       advance(received);

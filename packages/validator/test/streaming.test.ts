@@ -82,6 +82,15 @@ describe('the streaming validator', () => {
     expect(validator.validate('   \n').signals[0]?.type).toBe('empty_response');
   });
 
+  it('says end() was already called when a stream is ended twice, whether it keeps the text or not', () => {
+    const unbounded = { customPatterns: { confusion: [/\bwhy\s+would\s+anyone\s+do/i] } };
+    for (const stream of [validator.stream(), createValidator(unbounded).stream()]) {
+      stream.push('Fine.');
+      stream.end();
+      expect(() => stream.end()).toThrow('end() was already called on this stream');
+    }
+  });
+
   it('refuses chunks after the end and non-text chunks', () => {
     const stream = validator.stream();
     stream.push('Fine.');
