@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { env, pipeline } from '@huggingface/transformers';
-import { writeTinyClassifier } from '@qualm/testkit';
+import { unusedPort, writeTinyClassifier } from '@qualm/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   checkGrounding,
@@ -308,6 +308,33 @@ describe('remote loading', () => {
       await expect(
         loadNliModel({ modelId: 'qualm-test/absent', modelsDir: empty, allowRemoteModels: true }),
       ).rejects.toMatchObject({ code: 'MODEL_NOT_FOUND' });
+    } finally {
+      env.remoteHost = previousHost;
+      warn.mockRestore();
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('reports a hub it cannot reach as a missing model, with how to provide it', async () => {
+    const previousHost = env.remoteHost;
+    const empty = await mkdtemp(path.join(tmpdir(), 'qualm-offline-'));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    // nothing listens on this port: every download fails as it does on a machine offline
+    env.remoteHost = `http://127.0.0.1:${await unusedPort()}/`;
+    try {
+      const error = await loadNliModel({
+        modelId: MODEL_ID,
+        modelsDir: empty,
+        allowRemoteModels: true,
+        cacheDir: path.join(empty, 'cache'),
+      }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(SearchCoreError);
+      expect((error as SearchCoreError).code).toBe('MODEL_NOT_FOUND');
+      const message = (error as SearchCoreError).message;
+      expect(message).toContain(path.join(empty, 'qualm-test', 'tiny-nli'));
+      expect(message).toContain('could not be downloaded (fetch failed');
+      expect(message).toContain(`https://huggingface.co/${MODEL_ID}`);
+      expect(message).toContain('allowRemoteModels');
     } finally {
       env.remoteHost = previousHost;
       warn.mockRestore();

@@ -186,11 +186,52 @@ async function checkLocalFiles(
   }
 }
 
+const NETWORK_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+]);
+
+// an error and its causes, outermost first
+function* causes(error: unknown): Generator<Error> {
+  let current = error;
+  for (let depth = 0; current instanceof Error && depth < 5; depth += 1) {
+    yield current;
+    current = current.cause;
+  }
+}
+
+// a download that never reached the hub (offline, refused, a name that does not resolve)
+function isNetworkFailure(error: unknown): boolean {
+  return [...causes(error)].some((current) => {
+    const code = (current as NodeJS.ErrnoException).code;
+    return (
+      current.message === 'fetch failed' ||
+      (typeof code === 'string' && NETWORK_ERROR_CODES.has(code))
+    );
+  });
+}
+
 function loadError(error: unknown, resolved: ResolvedModelOptions, what: string): SearchCoreError {
   const message = error instanceof Error ? error.message : String(error);
   const folder = resolved.modelsDir
     ? localFolder(resolved.modelId, resolved.modelsDir)
     : `$QUALM_MODELS_DIR/${resolved.modelId}`;
+  if (isNetworkFailure(error)) {
+    return new SearchCoreError(
+      SearchCoreErrorCode.MODEL_NOT_FOUND,
+      `${what} "${resolved.modelId}" is not in ${folder} and could not be downloaded ` +
+        `(${[...causes(error)].map((current) => current.message).join(': ')}); ` +
+        howToProvide(resolved, folder),
+      { cause: error },
+    );
+  }
   if (/not found locally|could not locate file|404|401|unauthorized/i.test(message)) {
     return new SearchCoreError(
       SearchCoreErrorCode.MODEL_NOT_FOUND,
