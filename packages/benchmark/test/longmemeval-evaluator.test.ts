@@ -7,6 +7,7 @@ import {
   DEFAULT_JUDGE_MODEL,
   judgeLabel,
   judgePrompt,
+  loadQuestionTypes,
   QUESTION_TYPES,
   qaMetricsMarkdown,
   qaMetricsText,
@@ -276,6 +277,22 @@ describe('run metrics', () => {
     expect(markdown).toContain('| abstention | – |');
     expect(markdown).toContain('| false abstention | 0.0% (0/2) |');
     expect(qaMetricsText(score.metrics)).toContain('Abstention Accuracy: nan (0)');
+  });
+
+  it('reads question types without validating the histories, and names a record whose type is missing', async () => {
+    const [first, second] = questions;
+    const path = await writeData(
+      join(folder.path, 'data.json'),
+      JSON.stringify([
+        { ...first, haystack_sessions: [[{ role: 'user', content: 3 }]] },
+        { ...second, question_type: undefined },
+      ]),
+    );
+    await expect(loadQuestionTypes(path)).rejects.toThrow(
+      `${path}: record 1 (question_id "q1"): question_type: Invalid input: expected string, received undefined`,
+    );
+    await writeData(path, JSON.stringify([{ ...first, haystack_sessions: 'none' }]));
+    expect(await loadQuestionTypes(path)).toEqual(new Map([['q0', 'single-session-user']]));
   });
 
   it('names the line of a result without a label', async () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BenchmarkError, BenchmarkErrorCode } from '../errors.js';
-import { openDataFile, streamLongMemEval } from './loader.js';
+import { openDataFile, streamLongMemEvalRecords } from './loader.js';
 import {
   computeQaMetrics,
   isExplicitAbstention,
@@ -8,7 +8,7 @@ import {
   type QaMetrics,
   QUESTION_TYPES,
 } from './qa-metrics.js';
-import { formatIssues } from './schema.js';
+import { formatIssues, longMemEvalQuestionKeySchema } from './schema.js';
 
 /** A line of a hypotheses file: the official `{question_id, hypothesis}`, other fields kept. */
 export const hypothesisLineSchema = z.looseObject({
@@ -116,10 +116,13 @@ export function readEvalResults(path: string): Promise<EvalResultLine[]> {
   return readRunRecords(path, evalResultLineSchema);
 }
 
-/** The question type of every question of a LongMemEval file, streamed (memory stays flat). */
+/**
+ * The question type of every question of a LongMemEval file, streamed (memory stays flat). Only
+ * `question_id` and `question_type` are read and checked, so the histories cost no validation.
+ */
 export async function loadQuestionTypes(dataPath: string): Promise<Map<string, string>> {
   const types = new Map<string, string>();
-  for await (const question of streamLongMemEval(dataPath)) {
+  for await (const question of streamLongMemEvalRecords(dataPath, longMemEvalQuestionKeySchema)) {
     types.set(question.question_id, question.question_type);
   }
   return types;
