@@ -374,6 +374,21 @@ describe('qualm judge', () => {
     });
   });
 
+  it('refuses a --mode, --format or --structured-output outside its values, naming them', async () => {
+    for (const [flag, ...allowed] of [
+      ['--mode', 'template_only', 'rubric_only', 'template_and_rubric'],
+      ['--format', 'table', 'json', 'jsonl'],
+      ['--structured-output', 'auto', 'json_schema', 'text'],
+    ]) {
+      const result = await qualm(judgeArgs([flag!, 'sideways']));
+      expect(result.code).toBe(2);
+      const first = result.stderr.split('\n')[0] ?? '';
+      expect(first).toContain(flag);
+      expect(first).toContain('sideways');
+      for (const value of allowed) expect(first).toContain(value);
+    }
+  });
+
   it('shows an example in --help', async () => {
     const result = await qualm(['judge', '--help']);
     expect(result.code).toBe(0);

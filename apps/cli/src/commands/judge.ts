@@ -20,7 +20,7 @@ import {
   type VerificationSummary,
   verifyStream,
 } from '@qualm/judge';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { z } from 'zod';
 import {
   addBaseUrlOption,
@@ -43,14 +43,14 @@ interface JudgeOptions extends ChatClientFlags {
   rubric?: string;
   abstention?: boolean;
   sufficiency?: boolean;
-  mode: string;
+  mode: EvaluationMode;
   model: string;
   answeringModel?: string;
-  structuredOutput: string;
+  structuredOutput: StructuredOutputMode;
   instructionsAbstention?: string;
   instructionsSufficiency?: string;
   instructionsParsing?: string;
-  format: string;
+  format: Format;
   out?: string;
 }
 
@@ -101,7 +101,11 @@ export function registerJudge(program: Command): void {
     )
     .option('--abstention', 'run the abstention check before parsing')
     .option('--sufficiency', 'run the sufficiency check before parsing')
-    .option('--mode <mode>', evaluationModes.join(' | '), 'template_only')
+    .addOption(
+      new Option('--mode <mode>', 'evaluation mode')
+        .choices(evaluationModes)
+        .default('template_only'),
+    )
     .option('--model <model>', 'judge model', process.env.QUALM_JUDGE_MODEL ?? 'gpt-4o-mini')
     .option(
       '--answering-model <model>',
@@ -109,11 +113,15 @@ export function registerJudge(program: Command): void {
     );
   addBaseUrlOption(command);
   addRequestOptions(command, 'items verified at the same time')
-    .option('--structured-output <mode>', structuredModes.join(' | '), 'auto')
+    .addOption(
+      new Option('--structured-output <mode>', 'how the judge is asked for JSON')
+        .choices(structuredModes)
+        .default('auto'),
+    )
     .option('--instructions-abstention <text>', 'instructions appended to the abstention prompt')
     .option('--instructions-sufficiency <text>', 'instructions appended to the sufficiency prompt')
     .option('--instructions-parsing <text>', 'instructions appended to the parsing prompt')
-    .option('--format <format>', formats.join(' | '), 'table')
+    .addOption(new Option('--format <format>', 'output format').choices(formats).default('table'))
     .option('--out <file>', 'append results as JSON Lines; ids already in the file are skipped')
     .addHelpText('after', example)
     .action(async (options: JudgeOptions) => {
@@ -122,13 +130,7 @@ export function registerJudge(program: Command): void {
 }
 
 async function runJudge(options: JudgeOptions): Promise<void> {
-  const mode = choice('--mode', options.mode, evaluationModes) as EvaluationMode;
-  const format = choice('--format', options.format, formats) as Format;
-  const structuredOutput = choice(
-    '--structured-output',
-    options.structuredOutput,
-    structuredModes,
-  ) as StructuredOutputMode;
+  const { mode, format, structuredOutput } = options;
   const { concurrency, clientOptions: endpointOptions } = readChatClientFlags(options);
   const config = new VerificationConfig({
     abstentionEnabled: options.abstention === true,
@@ -221,16 +223,6 @@ async function runJudge(options: JudgeOptions): Promise<void> {
     );
     process.exitCode = 1;
   }
-}
-
-function choice<Value extends string>(name: string, raw: string, allowed: readonly Value[]): Value {
-  if (!allowed.includes(raw as Value)) {
-    throw new CliError(
-      CliErrorCode.INVALID_ARGUMENT,
-      `${name} must be one of ${allowed.join(', ')}, got "${raw}"`,
-    );
-  }
-  return raw as Value;
 }
 
 async function readJsonFile(path: string): Promise<unknown> {
