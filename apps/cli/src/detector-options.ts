@@ -19,20 +19,28 @@ export interface DetectorFlags {
   scoreThreshold?: boolean;
 }
 
-/** Adds the detector's flags to a command. */
-export function addDetectorOptions(command: Command): Command {
-  return command
+/**
+ * Adds the detector's flags to a command; `threshold: false` leaves out --abstention-threshold,
+ * for a command that chooses the threshold itself.
+ */
+export function addDetectorOptions(
+  command: Command,
+  options: { threshold?: boolean } = {},
+): Command {
+  command
     .option('--no-nli', 'skip layer 2, grounding by NLI')
     .option('--nli-model <id>', 'NLI model of layer 2', DEFAULT_NLI_MODEL_ID)
-    .option('--models-dir <dir>', 'folder holding models as <dir>/<org>/<name>/')
-    .option(
+    .option('--models-dir <dir>', 'folder holding models as <dir>/<org>/<name>/');
+  if (options.threshold ?? true) {
+    command.option(
       '--abstention-threshold <n>',
       `abstain when the strongest signal's confidence reaches this, 0 to 1 (default ${DEFAULT_DETECTOR_CONFIG.abstentionThreshold})`,
-    )
-    .option(
-      '--score-threshold',
-      'also apply the retrieval score checks of layer 1 as first designed',
     );
+  }
+  return command.option(
+    '--score-threshold',
+    'also apply the retrieval score checks of layer 1 as first designed',
+  );
 }
 
 /** Builds the detector the flags describe, loading the NLI model unless `--no-nli` or `loadNli` is false. */

@@ -124,6 +124,29 @@ describe('qualm bench longmemeval calibrate', () => {
     expect((await readFile(join(out, 'tradeoff.svg'), 'utf8')).startsWith('<svg')).toBe(true);
   });
 
+  it('leaves --abstention-threshold, which it chooses itself, out of its options', async () => {
+    const help = await qualm(['bench', 'longmemeval', 'calibrate', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--score-threshold');
+    expect(help.stdout).not.toContain('--abstention-threshold');
+    const result = await qualm([
+      'bench',
+      'longmemeval',
+      'calibrate',
+      '--data',
+      dataPath,
+      '--run',
+      runPath,
+      '--out',
+      join(folder, 'y'),
+      '--no-nli',
+      '--abstention-threshold',
+      '0.5',
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("error: unknown option '--abstention-threshold'");
+  });
+
   it('rejects data files that do not pair with the runs', async () => {
     const result = await qualm([
       'bench',

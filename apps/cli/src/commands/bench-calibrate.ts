@@ -11,7 +11,7 @@ import { CliError, CliErrorCode } from '../errors.js';
 import { Progress, parseNumberOption } from '../io.js';
 import { longmemevalCommand } from './longmemeval-group.js';
 
-interface CalibrateFlags extends DetectorFlags {
+interface CalibrateFlags extends Omit<DetectorFlags, 'abstentionThreshold'> {
   data: string[];
   run: string[];
   out: string;
@@ -56,7 +56,7 @@ export function registerBenchCalibrate(program: Command): void {
       'bound on the added false-abstention rate, 0 to 1',
       '0.01',
     );
-  addDetectorOptions(command)
+  addDetectorOptions(command, { threshold: false })
     .addHelpText('after', example)
     .action(async (flags: CalibrateFlags) => {
       const maxFalseAbstentionRate = parseNumberOption(
@@ -64,12 +64,6 @@ export function registerBenchCalibrate(program: Command): void {
         flags.maxFalseAbstention,
         { min: 0, max: 1 },
       );
-      if (flags.abstentionThreshold !== undefined) {
-        throw new CliError(
-          CliErrorCode.INVALID_ARGUMENT,
-          '--abstention-threshold is what calibrate chooses; leave it out',
-        );
-      }
       const detector = await createDetector(flags);
       const progress = new Progress('replay', undefined);
       const replay = await replayRuns({
