@@ -61,10 +61,11 @@ export async function createDetector(
       });
     } catch (error) {
       if (!(error instanceof SearchCoreError)) throw error;
+      // set-up, exit status 2: qualm abstain exits 1 to say "abstain"
       throw new CliError(
         CliErrorCode.INVALID_ARGUMENT,
         `${error.message} (layer 2 needs the NLI model: give --models-dir or $QUALM_MODELS_DIR a local copy, or pass --no-nli)`,
-        { cause: error, exitCode: 1 },
+        { cause: error },
       );
     }
   }

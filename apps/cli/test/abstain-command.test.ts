@@ -113,7 +113,15 @@ describe('qualm abstain', () => {
     );
   });
 
-  it('says how to provide the NLI model when it cannot be loaded', async () => {
+  it('documents its exit statuses in --help', async () => {
+    const result = await qualm(['abstain', '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.replaceAll(/\s+/g, ' ')).toContain(
+      'Exit status: 0 when the answer can stand, 1 when the detector says to abstain, 2 on bad input or when the NLI model cannot be loaded.',
+    );
+  });
+
+  it('says how to provide the NLI model when it cannot be loaded, with exit status 2, not the 1 of "abstain"', async () => {
     const result = await qualm([
       'abstain',
       '--question',
@@ -125,7 +133,7 @@ describe('qualm abstain', () => {
       '--models-dir',
       join(folder, 'no-models'),
     ]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^qualm: .*pass --no-nli\)\n$/);
     expect(result.stderr.split('\n').length).toBe(2);
   });

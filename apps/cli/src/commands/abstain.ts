@@ -24,7 +24,7 @@ Examples:
 
 Layer 2 (grounding by NLI) loads ${DEFAULT_NLI_MODEL_ID} from --models-dir or $QUALM_MODELS_DIR,
 or downloads it where the network allows; --no-nli skips it. Exit status: 0 when the answer can
-stand, 1 when the detector says to abstain, 2 on bad input.`;
+stand, 1 when the detector says to abstain, 2 on bad input or when the NLI model cannot be loaded.`;
 
 /** Registers `qualm abstain`. */
 export function registerAbstain(program: Command): void {
