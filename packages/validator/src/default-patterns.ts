@@ -14,9 +14,9 @@ export interface PatternDefinition {
 }
 
 /**
- * Turns a readable phrase into a regular-expression source: a space matches any run of one to
- * eight blanks or line breaks (" ?" any run of up to eight), and an apostrophe matches the straight and the curly ones. Both are
- * bounded so that a stream can be checked with a bounded buffer.
+ * Turns a readable phrase (single spaces, straight apostrophes) into a regular-expression source
+ * where a space matches one to eight blanks or line breaks (" ?" up to eight) and an apostrophe
+ * matches the straight and both curly ones; the runs are bounded so a stream needs a bounded buffer.
  */
 export function phrase(template: string): string {
   let source = '';

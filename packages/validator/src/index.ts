@@ -1,5 +1,5 @@
 export type { PatternDefinition } from './default-patterns.js';
-export { DEFAULT_PATTERNS } from './default-patterns.js';
+export { DEFAULT_PATTERNS, phrase } from './default-patterns.js';
 export { ValidatorError, ValidatorErrorCode } from './errors.js';
 export type { StreamingValidator } from './streaming.js';
 export type { SummarizableResult } from './summary.js';

@@ -2,12 +2,14 @@ import {
   type CustomPatterns,
   createValidator,
   type PatternInput,
+  phrase,
   type Signal,
 } from '@qualm/validator';
 
 /**
  * Answers that do not answer: they turn the question back to the user or ask for what the history
- * should have held. On their own they are enough to abstain.
+ * should have held. On their own they are enough to abstain. Written as validator phrases: a space
+ * matches any short run of blanks or line breaks, an apostrophe a straight or curly one.
  */
 export const NON_ANSWER_PATTERNS: readonly string[] = [
   String.raw`\bfeel free to (?:share|provide|tell|let me know)\b`,
@@ -16,12 +18,12 @@ export const NON_ANSWER_PATTERNS: readonly string[] = [
   String.raw`\bI(?:'ll| will| would) need (?:some |more |additional )?(?:information|details|context)\b`,
   String.raw`\b(?:think back to|try to (?:remember|recall)|jog your memory|help you (?:remember|recall))\b`,
   String.raw`\bdo you (?:remember|recall)\b`,
-];
+].map(phrase);
 
 /**
  * Hedges that a committed answer also uses: estimates, general advice, admissions of missing
  * information. Alone they are common in correct step-by-step answers; they count only beside
- * another layer's doubt.
+ * another layer's doubt. Written as validator phrases, like {@link NON_ANSWER_PATTERNS}.
  */
 export const HEDGE_PATTERNS: readonly string[] = [
   String.raw`\b(?:rough|ballpark) estimate\b|\beducated guess\b`,
@@ -33,7 +35,7 @@ export const HEDGE_PATTERNS: readonly string[] = [
   String.raw`\bdepends? (?:on|upon) (?:your|the) (?:individual|personal|specific|own) (?:circumstances|situation|needs|preferences|schedule|habits)\b`,
   String.raw`\bI (?:don't|do not|didn't|did not) have (?:any )?(?:enough |sufficient |specific |the )?(?:information|details|data|records?|knowledge) (?:about|on|regarding|of|to|that)\b`,
   String.raw`\bI (?:cannot|can't|can not|am unable to|am not able to) (?:determine|answer|know|tell|say|find)\b`,
-];
+].map(phrase);
 
 /** What the hedging layer found in an answer. */
 export interface HedgingAssessment {
@@ -65,8 +67,8 @@ export function createHedgingAssessor(
   // checking patterns for catastrophic backtracking takes a while; the default set is checked once
   if (!custom && defaultAssessor) return defaultAssessor;
   const customPatterns: CustomPatterns = {
-    confusion: [...NON_ANSWER_PATTERNS.map(anyApostrophe), ...(options.nonAnswerPatterns ?? [])],
-    low_confidence: [...HEDGE_PATTERNS.map(anyApostrophe), ...(options.hedgePatterns ?? [])],
+    confusion: [...NON_ANSWER_PATTERNS, ...(options.nonAnswerPatterns ?? [])],
+    low_confidence: [...HEDGE_PATTERNS, ...(options.hedgePatterns ?? [])],
   };
   const validator = createValidator({ defaultPatterns: false, customPatterns, minLength: 1 });
   const assess = (answer: string): HedgingAssessment => {
@@ -84,8 +86,3 @@ export function createHedgingAssessor(
 }
 
 let defaultAssessor: ((answer: string) => HedgingAssessment) | undefined;
-
-// the patterns are written with a straight apostrophe; answers use curly ones as often
-function anyApostrophe(source: string): string {
-  return source.replaceAll("'", "['’]");
-}
