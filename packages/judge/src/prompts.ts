@@ -1,4 +1,5 @@
 import type { ChatMessage } from './client.js';
+import type { RubricTrait } from './rubric.js';
 import type { TemplateField } from './template.js';
 
 /** The tags that delimit data inside the judge prompts. */
@@ -155,16 +156,9 @@ export function buildParsingMessages(
   ];
 }
 
-/** A rubric trait as the rubric prompt lists it. */
-export interface RubricTraitLine {
-  name: string;
-  description: string;
-  kind: 'boolean' | 'score';
-}
-
 /** Messages of the rubric judge, with the traits listed as data. */
 export function buildRubricMessages(
-  input: JudgePromptInput & { traits: readonly RubricTraitLine[] },
+  input: JudgePromptInput & { traits: readonly RubricTrait[] },
 ): ChatMessage[] {
   const traits = input.traits
     .map(
