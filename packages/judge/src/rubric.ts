@@ -57,13 +57,28 @@ export function parseRubric(value: unknown, source = 'rubric'): Rubric {
 /** Grades of a response, by trait name. */
 export type RubricScores = Record<string, boolean | number>;
 
-/** The schema the rubric judge's reply must match for the given traits. */
-export function rubricVerdictSchema(rubric: Rubric) {
+function buildVerdictSchema(rubric: Rubric) {
   const scores: Record<string, z.ZodType> = {};
   for (const trait of rubric.traits) {
     scores[trait.name] = trait.kind === 'boolean' ? z.boolean() : z.number().int().min(1).max(5);
   }
   return z.object({ reasoning: z.string(), scores: z.object(scores) });
+}
+
+// one schema per rubric, so the client's response-format cache (keyed by schema) hits per item
+const verdictSchemas = new WeakMap<Rubric, ReturnType<typeof buildVerdictSchema>>();
+
+/**
+ * The schema the rubric judge's reply must match for the given traits; built once per rubric
+ * object, so a rubric is not to be changed after its first use.
+ */
+export function rubricVerdictSchema(rubric: Rubric) {
+  let schema = verdictSchemas.get(rubric);
+  if (!schema) {
+    schema = buildVerdictSchema(rubric);
+    verdictSchemas.set(rubric, schema);
+  }
+  return schema;
 }
 
 /** Grades a response against a rubric in one LLM call; throws a {@link JudgeError} on failure. */

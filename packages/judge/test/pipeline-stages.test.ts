@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   defineTemplate,
   JudgeErrorCode,
+  rubricVerdictSchema,
   stageOrder,
   VerificationConfig,
   verify,
@@ -485,6 +486,16 @@ describe('evaluation modes', () => {
     });
     expect(rubricCalls).toBe(2);
     expect(result.rubricScores).toEqual({ concise: true, clarity: 5 });
+  });
+
+  it('builds the reply schema of a rubric once, for every item graded with it', () => {
+    const schema = rubricVerdictSchema(rubric);
+    expect(rubricVerdictSchema(rubric)).toBe(schema);
+    expect(
+      schema.safeParse({ reasoning: 'r', scores: { concise: true, clarity: 6 } }).success,
+    ).toBe(false);
+    const other = { traits: [rubric.traits[0]!] };
+    expect(rubricVerdictSchema(other)).not.toBe(schema);
   });
 
   it('needs a rubric in the rubric modes', async () => {
