@@ -7,6 +7,7 @@ export const CliErrorCode = {
   GATE_FAILED: 'GATE_FAILED',
 } as const;
 
+/** One of the codes in {@link CliErrorCode}. */
 export type CliErrorCode = (typeof CliErrorCode)[keyof typeof CliErrorCode];
 
 /** A problem with what the user asked for: printed as one line, never with a stack trace. */

@@ -9,6 +9,7 @@ export const EvaluationMode = {
   RUBRIC_ONLY: 'rubric_only',
 } as const;
 
+/** One of the modes in {@link EvaluationMode}: template only, rubric only, or both. */
 export type EvaluationMode = (typeof EvaluationMode)[keyof typeof EvaluationMode];
 
 /** Every evaluation mode, in the order the documentation lists them. */

@@ -26,6 +26,7 @@ export const JudgeErrorCode = {
   ABORTED: 'ABORTED',
 } as const;
 
+/** One of the codes in {@link JudgeErrorCode}. */
 export type JudgeErrorCode = (typeof JudgeErrorCode)[keyof typeof JudgeErrorCode];
 
 /** The one error class of @qualm/judge: a `code`, a message that names what is wrong, `cause` kept. */

@@ -26,6 +26,7 @@ export const Stage = {
   FINALIZE: 'finalize',
 } as const;
 
+/** The name of one stage of the verification pipeline, as in {@link Stage}. */
 export type StageName = (typeof Stage)[keyof typeof Stage];
 
 /** Every stage, in pipeline order. */

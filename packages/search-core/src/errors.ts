@@ -8,6 +8,7 @@ export const SearchCoreErrorCode = {
   INFERENCE_FAILED: 'INFERENCE_FAILED',
 } as const;
 
+/** One of the codes in {@link SearchCoreErrorCode}. */
 export type SearchCoreErrorCode = (typeof SearchCoreErrorCode)[keyof typeof SearchCoreErrorCode];
 
 /** A problem raised on purpose by @qualm/search-core, with a code and a message fit to print. */
