@@ -3,7 +3,9 @@ import {
   ABSTENTION_ANSWER,
   AbstentionDetector,
   createHedgingAssessor,
+  extractSpecificTerms,
   FullTextIndex,
+  missingTermConfidence,
   type NliModel,
   type NliPair,
   type NliScores,
@@ -90,6 +92,27 @@ describe('AbstentionDetector', () => {
     });
     expect(hedged).toMatchObject({ shouldAbstain: true, reason: 'low_coverage' });
     expect(hedged.details).toContain('the answer hedges');
+  });
+
+  it('gives a missing noun the confidence its rarity earns, as documented: "dad" 0.59, "hamster" 0.94', async () => {
+    const [dad] = await extractSpecificTerms('What did my dad give me for my birthday?');
+    const [hamster] = await extractSpecificTerms('What is the name of my hamster?');
+    expect(dad?.rarity).toBeCloseTo(10.6, 1);
+    expect(missingTermConfidence(dad!)).toBeCloseTo(0.59, 2);
+    expect(hamster?.rarity).toBeCloseTo(12.9, 1);
+    expect(missingTermConfidence(hamster!)).toBeCloseTo(0.94, 2);
+  });
+
+  it('measures coverage on an empty evidence list, every term missing, and not without one', async () => {
+    const detector = new AbstentionDetector(noNli);
+    const question = 'What is the name of my hamster?';
+    for (const input of [{ hits: [] }, { evidence: [] }]) {
+      const result = await detector.detect({ question, ...input });
+      expect(result.layers.retrieval.coverage?.missing.map((term) => term.text)).toEqual([
+        'hamster',
+      ]);
+    }
+    expect((await detector.detect({ question })).layers.retrieval.coverage).toBeNull();
   });
 
   it('does not abstain on hedges alone, which correct step-by-step answers use', async () => {

@@ -82,7 +82,10 @@ export interface RetrievalLayerTrace {
   hits: number;
   topScore: number | null;
   scoreGap: number | null;
-  /** Coverage of the question's specific terms; null when the check is off or there is no evidence. */
+  /**
+   * Coverage of the question's specific terms; null when the check is off or the input has neither
+   * `hits` nor `evidence` (an empty list of either is measured: every term is missing).
+   */
   coverage: { adviceRequest: boolean; terms: TermCoverage[]; missing: SpecificTerm[] } | null;
 }
 
@@ -148,8 +151,8 @@ const confidenceOf = {
 };
 
 /**
- * A concrete noun missing from the evidence is more telling the rarer it is: 0.5 for an everyday
- * word (rarity 10, e.g. "dad"), rising 0.15 per unit of rarity to 0.95 ("hamster", 12.9).
+ * A concrete noun missing from the evidence is more telling the rarer it is: 0.5 at rarity 10,
+ * rising 0.15 per unit of rarity, from 0.5 to 0.99; "dad" (10.6) gets 0.59, "hamster" (12.9) 0.94.
  */
 export function missingTermConfidence(term: SpecificTerm): number {
   if (term.kind === 'proper') return confidenceOf.missingName;
