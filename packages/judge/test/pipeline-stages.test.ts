@@ -142,7 +142,11 @@ describe('pipeline stages and call counts', () => {
       sufficiency_check: 'skipped',
       parse_template: 'skipped',
       verify_template: 'skipped',
+      finalize: 'passed',
     });
+    expect(result.stages.find((stage) => stage.stage === 'parse_template')?.reason).toBe(
+      'the item ended at abstention_check',
+    );
   });
 
   it('stops at an insufficient response: no parsing call, verifyResult false', async () => {
