@@ -2,13 +2,8 @@ import type { Found } from './scan.js';
 import { assess } from './score.js';
 import { DEFAULT_WEIGHTS, type ResponseQuality, type Signal } from './types.js';
 
-/** The empty-response signal for a text whose non-blank span is shorter than `minLength`. */
-export function emptySignal(
-  trimmed: string,
-  position: number,
-  minLength: number,
-): Signal | undefined {
-  if (trimmed.length >= minLength) return undefined;
+/** The empty-response signal for a non-blank span the caller found shorter than `minLength`. */
+export function emptySignal(trimmed: string, position: number): Signal {
   return {
     type: 'empty_response',
     evidence: trimmed,

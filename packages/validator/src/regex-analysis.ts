@@ -38,7 +38,7 @@ const NOT_CANONICAL = /[A-Z\t-\r\u0080-\uffff]| {2}/;
 const WORD_CHAR = /^[A-Za-z0-9_]$/;
 
 /** The apostrophes a trigger treats as one: straight, right and left single quotation marks. */
-export const APOSTROPHES = ["'", '’', '‘'];
+const APOSTROPHES = ["'", '’', '‘'];
 
 function isWordChar(value: string): boolean {
   return WORD_CHAR.test(value);

@@ -154,7 +154,7 @@ export function createStream(
       const trimmedLength = leadStart === undefined ? 0 : lastNonBlank - leadStart + 1;
       const empty =
         trimmedLength < options.minLength
-          ? emptySignal(head.slice(0, trimmedLength), leadStart ?? 0, options.minLength)
+          ? emptySignal(head.slice(0, trimmedLength), leadStart ?? 0)
           : undefined;
       return toQuality(found, empty, options.strictMode);
     },

@@ -32,7 +32,7 @@ function invalidOption(message: string): ValidatorError {
 }
 
 /** Checks options and fills in the defaults. */
-export function resolveOptions(options: ValidatorOptions | undefined): ResolvedValidatorOptions {
+function resolveOptions(options: ValidatorOptions | undefined): ResolvedValidatorOptions {
   if (options === undefined || options === null) options = {};
   if (typeof options !== 'object' || Array.isArray(options)) {
     throw invalidOption(
@@ -91,11 +91,7 @@ function validateWith(
   const trimmedLength = bounds ? bounds.last - bounds.first + 1 : 0;
   const empty =
     trimmedLength < options.minLength
-      ? emptySignal(
-          bounds ? text.slice(bounds.first, bounds.last + 1) : '',
-          bounds?.first ?? 0,
-          options.minLength,
-        )
+      ? emptySignal(bounds ? text.slice(bounds.first, bounds.last + 1) : '', bounds?.first ?? 0)
       : undefined;
   return toQuality(found, empty, options.strictMode);
 }
