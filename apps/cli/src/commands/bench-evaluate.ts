@@ -15,7 +15,7 @@ import {
   requireApiKey,
 } from '../chat-client-options.js';
 import { formatIdList, formatTable, Progress } from '../io.js';
-import { failureLine, formatUsage } from './bench-generate.js';
+import { failureLine, formatUsage } from '../run-summary.js';
 import { formatScore, type MetricsFormat, metricsFormats, scoreNotes } from './bench-metrics.js';
 import { longmemevalCommand } from './longmemeval-group.js';
 

@@ -11,7 +11,7 @@ import {
   retrieverKinds,
   runReader,
 } from '@qualm/benchmark';
-import { createChatClient, type TokenUsage } from '@qualm/judge';
+import { createChatClient } from '@qualm/judge';
 import { DEFAULT_EMBEDDING_MODEL_ID, type Embedder, loadEmbedder } from '@qualm/search-core';
 import { type Command, Option } from 'commander';
 import {
@@ -24,6 +24,7 @@ import {
 } from '../chat-client-options.js';
 import { addDetectorOptions, createDetector, type DetectorFlags } from '../detector-options.js';
 import { formatIdList, formatTable, Progress, parseNumberOption } from '../io.js';
+import { failureLine, formatUsage } from '../run-summary.js';
 import { longmemevalCommand } from './longmemeval-group.js';
 
 interface GenerateFlags extends DetectorFlags, ChatClientFlags {
@@ -196,18 +197,4 @@ function summary(run: ReaderRun): string {
       ['output', run.outPath],
     ],
   );
-}
-
-/** Token usage as `prompt + completion = total (calls, requests)`. */
-export function formatUsage(usage: TokenUsage): string {
-  return `${usage.promptTokens} prompt + ${usage.completionTokens} completion = ${usage.totalTokens} (${usage.calls} calls, ${usage.requests} requests)`;
-}
-
-/** One line about the questions a run left out, with the first one's reason. */
-export function failureLine(
-  failures: readonly { questionId: string; code: string; message: string }[],
-  what: string,
-): string {
-  const first = failures[0];
-  return `qualm: ${failures.length} ${what} (first ${first?.questionId}: ${first?.code}: ${first?.message}); they are not in the output, so rerunning the same command retries them`;
 }

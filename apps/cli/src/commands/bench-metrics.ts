@@ -83,7 +83,7 @@ export function formatScore(score: RunScore, format: MetricsFormat): string {
 }
 
 /** The metrics as a plain-text table, the official types first and in their order. */
-export function metricsTable(metrics: QaMetrics): string {
+function metricsTable(metrics: QaMetrics): string {
   const rows = qaMetricsLines(questionTypesOf(metrics)).map((line) => {
     const { share, n } = line.figure(metrics);
     return [line.label, String(n), share === null ? '-' : percent(share)];

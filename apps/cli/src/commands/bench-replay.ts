@@ -54,27 +54,22 @@ export function registerBenchReplay(program: Command): void {
         onProgress: () => progress.tick(),
       });
       progress.finish();
-      const run = replay.runs[0];
-      if (!run) return;
-      const summary = summarizeReplay(
-        run,
-        detector ? thresholdRule(detector.config.abstentionThreshold) : undefined,
-      );
-      if (flags.format === 'json') {
+      const rule = detector ? thresholdRule(detector.config.abstentionThreshold) : undefined;
+      // the replay holds one run per --run path: exactly one here
+      for (const run of replay.runs) {
+        const summary = summarizeReplay(run, rule);
         process.stdout.write(
-          `${JSON.stringify({
-            baseline: summary.baseline,
-            ...(summary.detector ? { detector: summary.detector, layers: summary.layers } : {}),
-            skipped: summary.skipped,
-            skippedIds: run.skippedIds,
-            ...(detector ? { timing: replay.timing } : {}),
-          })}\n`,
+          flags.format === 'json'
+            ? `${JSON.stringify({
+                baseline: summary.baseline,
+                ...(summary.detector ? { detector: summary.detector, layers: summary.layers } : {}),
+                skipped: summary.skipped,
+                skippedIds: run.skippedIds,
+                ...(detector ? { timing: replay.timing } : {}),
+              })}\n`
+            : `${toTable(summary, run.skippedIds, detector ? replay.timing.retrievalMs.p50 : undefined)}\n`,
         );
-        return;
       }
-      process.stdout.write(
-        `${toTable(summary, run.skippedIds, detector ? replay.timing.retrievalMs.p50 : undefined)}\n`,
-      );
     });
 }
 

@@ -226,7 +226,7 @@ function evidenceHits(
   const seen = new Set(sessionIndexes);
   const documents = sessionDocuments(question).filter((_, index) => seen.has(index));
   return new FullTextIndex(documents).searchSync(question.question, {
-    limit: Math.max(10, detector.config.evidenceHits ?? 0),
+    limit: Math.max(10, detector.config.evidenceHits),
   });
 }
 
@@ -310,7 +310,7 @@ export async function runReader(options: ReaderRunOptions): Promise<ReaderRun> {
  * Which questions of a data file a resumable run still has to do, from the ids and types alone
  * (the records are not validated in full here; the pass that answers them does that).
  */
-export async function planRun(options: {
+async function planRun(options: {
   dataPath: string;
   doneIds: ReadonlySet<string>;
   questionIds?: readonly string[];
@@ -343,7 +343,7 @@ export async function planRun(options: {
 }
 
 /** The usage a line of an output records, when it records one. */
-export function recordedUsage(record: Record<string, unknown>): TokenUsage | undefined {
+function recordedUsage(record: Record<string, unknown>): TokenUsage | undefined {
   const usage = record.usage as Partial<TokenUsage> | undefined;
   if (typeof usage !== 'object' || usage === null) return undefined;
   const count = (value: unknown) =>
