@@ -301,7 +301,9 @@ function mergeTriggers(patterns: CompiledPattern[], maxLength: number): Map<stri
     }
     buckets.delete(longer);
   }
-  for (const bucket of buckets.values()) bucket.patterns.sort((a, b) => a.index - b.index);
+  for (const bucket of buckets.values()) {
+    bucket.patterns.sort((left, right) => left.index - right.index);
+  }
   return buckets;
 }
 

@@ -46,7 +46,8 @@ export function phrase(template: string): string {
   return source;
 }
 
-const p = (strings: TemplateStringsArray, ...values: string[]) =>
+// a tag: pattern`…` is phrase() of the raw template with its values filled in
+const pattern = (strings: TemplateStringsArray, ...values: string[]) =>
   phrase(String.raw({ raw: strings.raw }, ...values));
 
 // verbs of the thing asked for; "help" leaves out the idioms "can't help but / thinking"
@@ -64,72 +65,72 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // refusal: explicit declining language, read in the opening of the response
   {
     type: 'refusal',
-    source: p`\bI${FIRST_PERSON_CANNOT}(?: (?:and|or) (?:will not|won't|cannot|can't))?(?: (?:directly|fully|responsibly|safely|ethically|in good conscience|really|actually|personally|specifically))?(?: (?:be able to|help you|assist you|be))? ${TASK}${NOT_ENOUGH}`,
+    source: pattern`\bI${FIRST_PERSON_CANNOT}(?: (?:and|or) (?:will not|won't|cannot|can't))?(?: (?:directly|fully|responsibly|safely|ethically|in good conscience|really|actually|personally|specifically))?(?: (?:be able to|help you|assist you|be))? ${TASK}${NOT_ENOUGH}`,
     example: 'I cannot help with that request.',
   },
   {
     type: 'refusal',
-    source: p`\bI(?:'ll have to| will have to| must| have to| need to|'d have to| would have to| am going to have to|'m going to have to)? (?:respectfully |politely )?(?:decline|refuse)\b(?! to (?:speculate|guess))`,
+    source: pattern`\bI(?:'ll have to| will have to| must| have to| need to|'d have to| would have to| am going to have to|'m going to have to)? (?:respectfully |politely )?(?:decline|refuse)\b(?! to (?:speculate|guess))`,
     example: 'I must respectfully decline to write this.',
   },
   {
     type: 'refusal',
-    source: p`\bI(?: cannot| can't| won't| will not)(?= ?[.!]|\s{0,8}$)`,
+    source: pattern`\bI(?: cannot| can't| won't| will not)(?= ?[.!]|\s{0,8}$)`,
     example: "Sorry, I can't.",
   },
   {
     type: 'refusal',
-    source: p`\bI (?:don't|do not) think (?:I (?:can|should|could) (?:help|assist|provid|answer|do that|do this)|it(?:'s| is| would be) (?:appropriate|right|wise|responsible) for me to)`,
+    source: pattern`\bI (?:don't|do not) think (?:I (?:can|should|could) (?:help|assist|provid|answer|do that|do this)|it(?:'s| is| would be) (?:appropriate|right|wise|responsible) for me to)`,
     example: "I don't think I should help with that.",
   },
   {
     type: 'refusal',
-    source: p`\bI(?:'m| am) (?:prohibited|forbidden|restricted|not permitted|not allowed) (?:from|to) (?:provid|generat|shar|help|assist|creat|giv|writ|discuss|engag)`,
+    source: pattern`\bI(?:'m| am) (?:prohibited|forbidden|restricted|not permitted|not allowed) (?:from|to) (?:provid|generat|shar|help|assist|creat|giv|writ|discuss|engag)`,
     example: 'I am prohibited from providing instructions for this.',
   },
   {
     type: 'refusal',
-    source: p`\b(?:this|that|your|the) request (?:cannot|can't|will not|won't|is not something I can) (?:be )?(?:fulfil|complet|process|honou?r|accommodat|met\b|answer|help)`,
+    source: pattern`\b(?:this|that|your|the) request (?:cannot|can't|will not|won't|is not something I can) (?:be )?(?:fulfil|complet|process|honou?r|accommodat|met\b|answer|help)`,
     example: 'This request cannot be fulfilled as written.',
   },
   {
     type: 'refusal',
-    source: p`\b(?:that|this)(?:'s| is) not something I(?: can| am able to|'m able to| will| feel comfortable|'m comfortable| am comfortable) (?:help|assist|do|provid|discuss|answer|shar|giv|with)`,
+    source: pattern`\b(?:that|this)(?:'s| is) not something I(?: can| am able to|'m able to| will| feel comfortable|'m comfortable| am comfortable) (?:help|assist|do|provid|discuss|answer|shar|giv|with)`,
     example: "That's not something I can help with.",
   },
   {
     type: 'refusal',
-    source: p`\b(?:it|that|this)(?: would not| wouldn't| is not|'s not| isn't)(?: be)? (?:appropriate|responsible|ethical|safe|right) for me to\b`,
+    source: pattern`\b(?:it|that|this)(?: would not| wouldn't| is not|'s not| isn't)(?: be)? (?:appropriate|responsible|ethical|safe|right) for me to\b`,
     example: "It wouldn't be appropriate for me to share that.",
   },
   {
     type: 'refusal',
-    source: p`\b(?:it|that|this)(?: would be| is|'s|'d be) (?:inappropriate|irresponsible|unethical|unsafe) for me to\b`,
+    source: pattern`\b(?:it|that|this)(?: would be| is|'s|'d be) (?:inappropriate|irresponsible|unethical|unsafe) for me to\b`,
     example: 'It would be irresponsible for me to guess at a dose.',
   },
   {
     type: 'refusal',
-    source: p`\b(?:against|violates?|conflicts? with|outside of|outside|beyond|not within) my (?:usage |content |safety |ethical |core )?(?:guidelines|policies|policy|programming|principles|capabilities|abilities|scope|boundaries)\b`,
+    source: pattern`\b(?:against|violates?|conflicts? with|outside of|outside|beyond|not within) my (?:usage |content |safety |ethical |core )?(?:guidelines|policies|policy|programming|principles|capabilities|abilities|scope|boundaries)\b`,
     example: 'This is outside my capabilities.',
   },
   {
     type: 'refusal',
-    source: p`\bmy (?:usage |content |safety |ethical )?(?:guidelines|policies|programming|principles) (?:prohibit|prevent|forbid|do not allow|don't allow|do not permit|don't permit|restrict)`,
+    source: pattern`\bmy (?:usage |content |safety |ethical )?(?:guidelines|policies|programming|principles) (?:prohibit|prevent|forbid|do not allow|don't allow|do not permit|don't permit|restrict)`,
     example: 'My guidelines prohibit sharing personal data.',
   },
   {
     type: 'refusal',
-    source: p`\bas an ai(?: language model| assistant| model| system)?, I(?: cannot| can't| am unable to|'m unable to| am not able to|'m not able to| won't| will not) ${TASK}`,
+    source: pattern`\bas an ai(?: language model| assistant| model| system)?, I(?: cannot| can't| am unable to|'m unable to| am not able to|'m not able to| won't| will not) ${TASK}`,
     example: 'As an AI language model, I cannot provide legal advice.',
   },
   {
     type: 'refusal',
-    source: p`\bI(?:'d| would) (?:rather|prefer) not (?:to )?(?:answer|say|discuss|comment|share|get into|go into|provide|help)`,
+    source: pattern`\bI(?:'d| would) (?:rather|prefer) not (?:to )?(?:answer|say|discuss|comment|share|get into|go into|provide|help)`,
     example: "I'd rather not comment on that.",
   },
   {
     type: 'refusal',
-    source: p`\b(?:I have |I've )?no comment\b(?= ?[.!]|\s{0,8}$)`,
+    source: pattern`\b(?:I have |I've )?no comment\b(?= ?[.!]|\s{0,8}$)`,
     example: 'I have no comment.',
   },
   {
@@ -139,39 +140,39 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: p`\b(?:response|output|completion|answer|content|message) (?:was |has been )?(?:blocked|filtered|withheld|removed) (?:by|due to) (?:the |a |our )?(?:content|safety|moderation) (?:filter|policy|policies|system|guidelines)`,
+    source: pattern`\b(?:response|output|completion|answer|content|message) (?:was |has been )?(?:blocked|filtered|withheld|removed) (?:by|due to) (?:the |a |our )?(?:content|safety|moderation) (?:filter|policy|policies|system|guidelines)`,
     example: 'The response was blocked by the content filter.',
   },
 
   // confusion: the model does not understand the question or the matter
   {
     type: 'confusion',
-    source: p`\bI(?:'m| am) (?:not sure|unsure|uncertain|confused|not certain)\b(?! (?:enough|that you))`,
+    source: pattern`\bI(?:'m| am) (?:not sure|unsure|uncertain|confused|not certain)\b(?! (?:enough|that you))`,
     example: "I'm not sure how this works, but it may be related.",
   },
   {
     type: 'confusion',
-    source: p`\bI (?:don't|do not|really don't) (?:know|understand)\b(?! (?:of any|about you|if you|whether you|why you|what you'd))`,
+    source: pattern`\bI (?:don't|do not|really don't) (?:know|understand)\b(?! (?:of any|about you|if you|whether you|why you|what you'd))`,
     example: "I don't know the answer to that.",
   },
   {
     type: 'confusion',
-    source: p`\bI have (?:no|little) idea\b`,
+    source: pattern`\bI have (?:no|little) idea\b`,
     example: 'I have no idea what the population was then.',
   },
   {
     type: 'confusion',
-    source: p`\bI(?:'m| am) not (?:familiar with|aware of (?:any|what|which|a))\b`,
+    source: pattern`\bI(?:'m| am) not (?:familiar with|aware of (?:any|what|which|a))\b`,
     example: "I'm not familiar with that library.",
   },
   {
     type: 'confusion',
-    source: p`\bit(?:'s| is) (?:unclear|not clear) (?:to me )?(?:what|which|whether|how|if) (?:you|your)\b`,
+    source: pattern`\bit(?:'s| is) (?:unclear|not clear) (?:to me )?(?:what|which|whether|how|if) (?:you|your)\b`,
     example: "It's unclear what you mean by that term.",
   },
   {
     type: 'confusion',
-    source: p`\b(?:could|can|would) you (?:please )?(?:clarify|rephrase|elaborate on what you mean|explain what you mean|provide more (?:context|details|information)|tell me more about what you)`,
+    source: pattern`\b(?:could|can|would) you (?:please )?(?:clarify|rephrase|elaborate on what you mean|explain what you mean|provide more (?:context|details|information)|tell me more about what you)`,
     region: 'lead',
     example: 'Could you clarify what you are asking for?',
   },
@@ -179,89 +180,89 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // low confidence: hedges on the answer itself; the common words weigh little
   {
     type: 'low_confidence',
-    source: p`\bI(?:'m| am) not (?:entirely|completely|totally|fully|quite|100%|absolutely|very|particularly|really) (?:sure|certain|confident)\b`,
+    source: pattern`\bI(?:'m| am) not (?:entirely|completely|totally|fully|quite|100%|absolutely|very|particularly|really) (?:sure|certain|confident)\b`,
     example: "I'm not entirely sure, but the value is about 42.",
   },
   {
     type: 'low_confidence',
-    source: p`\bmy best (?:guess|estimate|recollection)\b`,
+    source: pattern`\bmy best (?:guess|estimate|recollection)\b`,
     example: 'My best guess is the 1890s.',
   },
   {
     type: 'low_confidence',
-    source: p`\b(?:I|this|that) (?:could|might|may) be (?:wrong|mistaken|misremembering|off)\b`,
+    source: pattern`\b(?:I|this|that) (?:could|might|may) be (?:wrong|mistaken|misremembering|off)\b`,
     example: 'This could be wrong, so check the manual.',
   },
   {
     type: 'low_confidence',
-    source: p`\bI(?: am unable to|'m unable to| am not able to|'m not able to| cannot| can't| could not| couldn't| was unable to| was not able to) (?:fully |independently )?(?:verify|confirm|double-check)\b`,
+    source: pattern`\bI(?: am unable to|'m unable to| am not able to|'m not able to| cannot| can't| could not| couldn't| was unable to| was not able to) (?:fully |independently )?(?:verify|confirm|double-check)\b`,
     example: "I'm unable to verify that figure.",
   },
   {
     type: 'low_confidence',
-    source: p`\bI (?:can't|cannot|can not) (?:say|tell|be) (?:for (?:sure|certain)|with (?:any |complete |full )?certainty|definitively|sure)\b`,
+    source: pattern`\bI (?:can't|cannot|can not) (?:say|tell|be) (?:for (?:sure|certain)|with (?:any |complete |full )?certainty|definitively|sure)\b`,
     example: "I can't say for sure which version shipped it.",
   },
   {
     type: 'low_confidence',
-    source: p`\bI(?:'m| am) (?:just |only )?guessing\b|\bI(?:'d| would) guess\b`,
+    source: pattern`\bI(?:'m| am) (?:just |only )?guessing\b|\bI(?:'d| would) guess\b`,
     example: "I'm just guessing here: it was Tuesday.",
   },
   {
     type: 'low_confidence',
-    source: p`\b(?:take (?:this|it|that|my answer) with a grain of salt|don't quote me)\b`,
+    source: pattern`\b(?:take (?:this|it|that|my answer) with a grain of salt|don't quote me)\b`,
     example: 'Take this with a grain of salt: it was 1907.',
   },
   {
     type: 'low_confidence',
-    source: p`\bI(?:'m| am) not (?:very |particularly |fully )?confident\b`,
+    source: pattern`\bI(?:'m| am) not (?:very |particularly |fully )?confident\b`,
     example: "I'm not confident about the last step.",
   },
   {
     type: 'low_confidence',
-    source: p`\b(?:if I (?:recall|remember) (?:correctly|right)|iirc)\b`,
+    source: pattern`\b(?:if I (?:recall|remember) (?:correctly|right)|iirc)\b`,
     weight: 0.3,
     region: 'lead',
     example: 'If I recall correctly, the bridge opened in 1932.',
   },
   {
     type: 'low_confidence',
-    source: p`\bto the best of my (?:knowledge|recollection|understanding)\b`,
+    source: pattern`\bto the best of my (?:knowledge|recollection|understanding)\b`,
     weight: 0.2,
     region: 'lead',
     example: 'To the best of my knowledge, the port was closed.',
   },
   {
     type: 'low_confidence',
-    source: p`\bI(?:'m| am) (?:fairly|pretty|reasonably|somewhat|mostly) (?:sure|confident|certain)\b`,
+    source: pattern`\bI(?:'m| am) (?:fairly|pretty|reasonably|somewhat|mostly) (?:sure|confident|certain)\b`,
     weight: 0.2,
     region: 'lead',
     example: "I'm fairly sure it was the second edition.",
   },
   {
     type: 'low_confidence',
-    source: p`\bI (?:think|believe|suppose|guess)\b`,
+    source: pattern`\bI (?:think|believe|suppose|guess)\b`,
     weight: 0.15,
     region: 'lead',
     example: 'I think the answer is 12.',
   },
   {
     type: 'low_confidence',
-    source: p`\bprobably\b`,
+    source: pattern`\bprobably\b`,
     weight: 0.15,
     region: 'lead',
     example: 'It was probably the cheaper option.',
   },
   {
     type: 'low_confidence',
-    source: p`\b(?:maybe|perhaps)\b`,
+    source: pattern`\b(?:maybe|perhaps)\b`,
     weight: 0.15,
     region: 'lead',
     example: 'Perhaps the library is out of date.',
   },
   {
     type: 'low_confidence',
-    source: p`\b(?:might|may|could) (?:be|not be) (?:correct|right|true|accurate|the case|wrong)\b`,
+    source: pattern`\b(?:might|may|could) (?:be|not be) (?:correct|right|true|accurate|the case|wrong)\b`,
     weight: 0.15,
     region: 'lead',
     example: 'That might be correct for older releases.',
@@ -270,23 +271,27 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // tool failure: an error from a tool or service stands in for the answer
   {
     type: 'tool_failure',
-    source: p`\b(?:tool|function|api|plugin|http|network|server|connection|request)(?: call)? (?:error|failure|exception) ?:`,
+    source: pattern`\b(?:tool|function|api|plugin|http|network|server|connection|request)(?: call)? (?:error|failure|exception) ?:`,
     example: 'Tool error: the lookup returned nothing.',
   },
   {
     type: 'tool_failure',
-    source: p`\b(?:tool|function|api|plugin|http|search|network|server|web|browser) (?:call|request|invocation|lookup|query)s? (?:has |have )?(?:failed|timed out|errored|returned an error|was rejected)\b`,
+    source: pattern`\b(?:tool|function|api|plugin|http|search|network|server|web|browser) (?:call|request|invocation|lookup|query)s? (?:has |have )?(?:failed|timed out|errored|returned an error|was rejected)\b`,
     example: 'The API call failed after three attempts.',
   },
   {
     type: 'tool_failure',
-    source: p`\b(?:tool|function|plugin|browsing|search tool|code execution|code interpreter|sandbox) (?:failed|errored|crashed|is unavailable|is currently unavailable|is not available)\b`,
+    source: pattern`\b(?:tool|function|plugin|browsing|search tool|code execution|code interpreter|sandbox) (?:failed|errored|crashed|is unavailable|is currently unavailable|is not available)\b`,
     example: 'The search tool is currently unavailable.',
   },
-  { type: 'tool_failure', source: p`\bstatus(?: code)? ?[:=] ?5\d\d\b`, example: 'Status: 503' },
   {
     type: 'tool_failure',
-    source: p`\btraceback \(most recent call last\)`,
+    source: pattern`\bstatus(?: code)? ?[:=] ?5\d\d\b`,
+    example: 'Status: 503',
+  },
+  {
+    type: 'tool_failure',
+    source: pattern`\btraceback \(most recent call last\)`,
     example: 'Traceback (most recent call last):',
   },
   {
@@ -296,34 +301,34 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'tool_failure',
-    source: p`\brate limit (?:exceeded|reached)\b`,
+    source: pattern`\brate limit (?:exceeded|reached)\b`,
     example: 'Rate limit exceeded, try again in a minute.',
   },
   {
     type: 'tool_failure',
-    source: p`\bconnection (?:was )?(?:refused|reset|timed out)\b`,
+    source: pattern`\bconnection (?:was )?(?:refused|reset|timed out)\b`,
     example: 'Connection refused by the remote host.',
   },
   {
     type: 'tool_failure',
     source:
       String.raw`(?<!\b(?:if|when|whether|until|unless|before)\s(?:the\s|a\s|your\s)?)` +
-      p`\b(?:request|operation|call|query) (?:has )?timed out\b`,
+      pattern`\b(?:request|operation|call|query) (?:has )?timed out\b`,
     example: 'The request timed out before the data arrived.',
   },
   {
     type: 'tool_failure',
-    source: p`\b(?:I|we) (?:was|were) (?:unable|not able) to (?:access|retrieve|fetch|reach|connect to|load|open|run|execute|call|complete the (?:request|search|lookup|call))\b`,
+    source: pattern`\b(?:I|we) (?:was|were) (?:unable|not able) to (?:access|retrieve|fetch|reach|connect to|load|open|run|execute|call|complete the (?:request|search|lookup|call))\b`,
     example: 'I was unable to retrieve the page you linked.',
   },
   {
     type: 'tool_failure',
-    source: p`\b(?:internal|unexpected|unknown) (?:server )?error (?:has )?occurred\b`,
+    source: pattern`\b(?:internal|unexpected|unknown) (?:server )?error (?:has )?occurred\b`,
     example: 'An unexpected error occurred while searching.',
   },
   {
     type: 'tool_failure',
-    source: p`\bservice (?:is )?(?:temporarily )?unavailable\b`,
+    source: pattern`\bservice (?:is )?(?:temporarily )?unavailable\b`,
     example: 'Service temporarily unavailable.',
   },
 
@@ -337,7 +342,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'incomplete_reasoning',
-    source: p`\band so (?:on|forth)\b`,
+    source: pattern`\band so (?:on|forth)\b`,
     weight: 0.2,
     region: 'lead',
     example: 'Check the cables, the switch, and so on.',
@@ -349,26 +354,26 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'incomplete_reasoning',
-    source: p`\b(?:(?:details|steps|remaining steps|implementation|explanation) (?:are |is )?(?:omitted|skipped|left out)|left as an exercise)\b`,
+    source: pattern`\b(?:(?:details|steps|remaining steps|implementation|explanation) (?:are |is )?(?:omitted|skipped|left out)|left as an exercise)\b`,
     weight: 0.3,
     region: 'lead',
     example: 'The remaining steps are omitted here.',
   },
   {
     type: 'incomplete_reasoning',
-    source: p`\b(?:I'll|I will) (?:explain|elaborate|cover|go into|address) (?:this|that|it|these|more|the details) (?:later|in a (?:later|follow-up|separate|future) (?:message|response|reply))\b`,
+    source: pattern`\b(?:I'll|I will) (?:explain|elaborate|cover|go into|address) (?:this|that|it|these|more|the details) (?:later|in a (?:later|follow-up|separate|future) (?:message|response|reply))\b`,
     example: "I'll explain this later in a follow-up message.",
   },
   {
     type: 'incomplete_reasoning',
     source:
       String.raw`(?<=\b(?:due\sto|because\sof)\s)` +
-      p`\b(?:length|space|character|token|output) (?:limits|limitations|constraints|restrictions)\b`,
+      pattern`\b(?:length|space|character|token|output) (?:limits|limitations|constraints|restrictions)\b`,
     example: 'Due to length limits, the table stops here.',
   },
   {
     type: 'incomplete_reasoning',
-    source: p`\b(?:response|output|answer|message) (?:was |is |got |has been )?(?:truncated|cut off)\b`,
+    source: pattern`\b(?:response|output|answer|message) (?:was |is |got |has been )?(?:truncated|cut off)\b`,
     example: 'The output was truncated at this point.',
   },
   {
@@ -381,30 +386,30 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // hallucination risk: the model says it lacks the facts, then answers anyway
   {
     type: 'hallucination_risk',
-    source: p`\bI (?:don't|do not) have (?:access to )?(?:real-time|realtime|real time|live|current|up-to-date|up to date|the latest|recent|today's) (?:data|information|info|prices|pricing|figures|news|updates|market data|stock|weather|access|internet)`,
+    source: pattern`\bI (?:don't|do not) have (?:access to )?(?:real-time|realtime|real time|live|current|up-to-date|up to date|the latest|recent|today's) (?:data|information|info|prices|pricing|figures|news|updates|market data|stock|weather|access|internet)`,
     example: "I don't have real-time data, but it was near $500.",
   },
   {
     type: 'hallucination_risk',
-    source: p`\bI(?: cannot| can't|'m unable to| am unable to|'m not able to| am not able to| don't have the ability to| do not have the ability to| don't have access to| do not have access to) (?:browse|access (?:the (?:internet|web)|real-time|live|current|online|external|websites?|urls?|links?)|search the (?:internet|web)|look (?:it |this |that )?up online|check (?:real-time|live|current)|the internet|the web)\b`,
+    source: pattern`\bI(?: cannot| can't|'m unable to| am unable to|'m not able to| am not able to| don't have the ability to| do not have the ability to| don't have access to| do not have access to) (?:browse|access (?:the (?:internet|web)|real-time|live|current|online|external|websites?|urls?|links?)|search the (?:internet|web)|look (?:it |this |that )?up online|check (?:real-time|live|current)|the internet|the web)\b`,
     example: "I can't browse the internet, so this may be stale.",
   },
   {
     type: 'hallucination_risk',
-    source: p`\b(?:as of|since|after) my (?:last )?(?:knowledge|training)(?: data)? (?:cutoff|cut-off|cut off|update)\b`,
+    source: pattern`\b(?:as of|since|after) my (?:last )?(?:knowledge|training)(?: data)? (?:cutoff|cut-off|cut off|update)\b`,
     weight: 0.3,
     region: 'lead',
     example: 'As of my last knowledge update, the CEO was Jane Doe.',
   },
   {
     type: 'hallucination_risk',
-    source: p`\bI (?:can't|cannot|could not|couldn't|don't|do not) (?:recall|remember) (?:the )?(?:exact|specific|precise)\b`,
+    source: pattern`\bI (?:can't|cannot|could not|couldn't|don't|do not) (?:recall|remember) (?:the )?(?:exact|specific|precise)\b`,
     weight: 0.5,
     example: "I can't recall the exact date of the treaty.",
   },
   {
     type: 'hallucination_risk',
-    source: p`\b(?:citations?|references?|sources?|links?|urls?|quotes?) (?:above |here |I (?:gave|cited|provided) )?(?:may|might|could) (?:not exist|be fabricated|be made up|be inaccurate|not be real)\b`,
+    source: pattern`\b(?:citations?|references?|sources?|links?|urls?|quotes?) (?:above |here |I (?:gave|cited|provided) )?(?:may|might|could) (?:not exist|be fabricated|be made up|be inaccurate|not be real)\b`,
     example: 'These citations may not exist in this exact form.',
   },
 ];
