@@ -16,6 +16,7 @@ export {
   type EvaluationOptions,
   type EvaluationRun,
   type JudgedQuestion,
+  type JudgeHypothesisOptions,
   type JudgeVerdict,
   judgeHypothesis,
   judgeLabel,
@@ -139,6 +140,7 @@ export {
   type RetrievalMetrics,
 } from './longmemeval/retrieval-evaluation.js';
 export {
+  type RankingScoreOptions,
   type RankingScores,
   retrievalCutoffs,
   scoreRanking,

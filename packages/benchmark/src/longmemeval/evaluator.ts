@@ -67,16 +67,22 @@ export interface JudgeVerdict {
   usage: TokenUsage;
 }
 
+/** What {@link judgeHypothesis} asks the judge about. */
+export interface JudgeHypothesisOptions {
+  question: JudgedQuestion;
+  /** The answer to judge. */
+  hypothesis: string;
+  signal?: AbortSignal;
+}
+
 /** Asks the judge about one answer: one user message, temperature 0, a 10-token reply. */
 export async function judgeHypothesis(
   client: ChatClient,
-  question: JudgedQuestion,
-  hypothesis: string,
-  options: { signal?: AbortSignal } = {},
+  { question, hypothesis, signal }: JudgeHypothesisOptions,
 ): Promise<JudgeVerdict> {
   const reply = await client.complete(
     [{ role: 'user', content: judgePrompt(question, hypothesis) }],
-    { temperature: 0, maxTokens: JUDGE_MAX_TOKENS, signal: options.signal },
+    { temperature: 0, maxTokens: JUDGE_MAX_TOKENS, signal },
   );
   const text = reply.text.trim();
   return { label: judgeLabel(text), reply: text, usage: reply.usage };
@@ -142,7 +148,9 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
     questionId: (entry) => entry.question_id,
     work: async (entry, signal) => {
       const question = questions.get(entry.question_id)!;
-      const verdict = await judgeHypothesis(options.client, question, entry.hypothesis, {
+      const verdict = await judgeHypothesis(options.client, {
+        question,
+        hypothesis: entry.hypothesis,
         signal,
       });
       return {

@@ -151,7 +151,7 @@ export async function evaluateRetrieval(
       hits.map((hit) => hit.id),
     );
     const metrics = metricsOf(
-      (k) => scoreRanking(rankings, corpus.goldIds, corpus.corpusIds, k),
+      (k) => scoreRanking(rankings, { goldIds: corpus.goldIds, corpusIds: corpus.corpusIds, k }),
       cutoffs,
     );
     overall.add(metrics);
@@ -173,7 +173,12 @@ export async function evaluateRetrieval(
     };
     if (options.level === 'turn') {
       result.sessionMetrics = metricsOf(
-        (k) => scoreTurnRankingBySession(rankings, corpus.goldIds, corpus.corpusIds, k),
+        (k) =>
+          scoreTurnRankingBySession(rankings, {
+            goldIds: corpus.goldIds,
+            corpusIds: corpus.corpusIds,
+            k,
+          }),
         cutoffs,
       );
       overallSessions.add(result.sessionMetrics);

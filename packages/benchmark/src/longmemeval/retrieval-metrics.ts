@@ -20,16 +20,24 @@ function discountedGain(relevances: readonly number[], k: number): number {
   return total;
 }
 
+/** What a ranking is scored against. */
+export interface RankingScoreOptions {
+  /** Ids of the gold items. */
+  goldIds: readonly string[];
+  /** The id at each corpus position (ids may repeat). */
+  corpusIds: readonly string[];
+  /** The cutoff. */
+  k: number;
+}
+
 /**
  * Scores a ranking as the official harness does (xiaowu0162/LongMemEval,
  * src/retrieval/eval_utils.py, `evaluate_retrieval` and `ndcg`). `rankings` lists corpus
- * positions best first; `corpusIds` gives the id at each position (ids may repeat).
+ * positions best first.
  */
 export function scoreRanking(
   rankings: readonly number[],
-  goldIds: readonly string[],
-  corpusIds: readonly string[],
-  k: number,
+  { goldIds, corpusIds, k }: RankingScoreOptions,
 ): RankingScores {
   const top = rankings.slice(0, k);
   const recalled = new Set(top.map((position) => corpusIds[position]));
@@ -54,9 +62,7 @@ function stripTurn(id: string): string {
  */
 export function scoreTurnRankingBySession(
   rankings: readonly number[],
-  goldIds: readonly string[],
-  corpusIds: readonly string[],
-  k: number,
+  { goldIds, corpusIds, k }: RankingScoreOptions,
 ): RankingScores {
   const gold = [...new Set(goldIds.map(stripTurn))];
   const sessions = corpusIds.map(stripTurn);
@@ -64,5 +70,5 @@ export function scoreTurnRankingBySession(
   const distinctAt = (cutoff: number) =>
     new Set(rankings.slice(0, cutoff).map((position) => sessions[position])).size;
   while (effective <= sessions.length && distinctAt(effective) < k) effective += 1;
-  return scoreRanking(rankings, gold, sessions, effective);
+  return scoreRanking(rankings, { goldIds: gold, corpusIds: sessions, k: effective });
 }
