@@ -36,14 +36,14 @@ import {
 
 const defaultFolder = fileURLToPath(new URL('../../../shared/data/longmemeval/', import.meta.url));
 const folder = process.argv[2] ?? defaultFolder;
-const oracle = join(folder, 'longmemeval_oracle.json');
-const s = join(folder, 'longmemeval_s_cleaned.json.gz');
+const oracleData = join(folder, 'longmemeval_oracle.json');
+const sData = join(folder, 'longmemeval_s_cleaned.json.gz');
 const runs = {
   oracle_con: join(folder, 'runs/llama3.1-8b_oracle_con.eval-results.jsonl'),
   oracle_cot: join(folder, 'runs/llama3.1-8b_oracle_cot.eval-results.jsonl'),
   s_rag_con: join(folder, 'runs/llama3.1-8b_s_rag_con.eval-results.jsonl'),
 };
-const missing = [oracle, s, ...Object.values(runs)].filter((path) => !existsSync(path));
+const missing = [oracleData, sData, ...Object.values(runs)].filter((path) => !existsSync(path));
 if (missing.length > 0) {
   console.log(`The LongMemEval data is absent (${missing.join(', ')}); nothing to measure.`);
   console.log(
@@ -52,8 +52,8 @@ if (missing.length > 0) {
   process.exit(0);
 }
 const sets: RunSet[] = [
-  { dataPath: oracle, runPaths: [runs.oracle_con, runs.oracle_cot] },
-  { dataPath: s, runPaths: [runs.s_rag_con] },
+  { dataPath: oracleData, runPaths: [runs.oracle_con, runs.oracle_cot] },
+  { dataPath: sData, runPaths: [runs.s_rag_con] },
 ];
 const runName = (path: string) =>
   path.split('/').at(-1)?.replace('.eval-results.jsonl', '').replace('llama3.1-8b_', '') ?? path;
@@ -158,7 +158,7 @@ console.log(
 // `qualm bench longmemeval replay --abstention --no-nli` does it
 const speedStarted = performance.now();
 const speed = await replayRuns({
-  sets: [{ dataPath: s, runPaths: [runs.s_rag_con] }],
+  sets: [{ dataPath: sData, runPaths: [runs.s_rag_con] }],
   detector: new AbstentionDetector({ useNLI: false }),
 });
 const wall = (performance.now() - speedStarted) / 1000;

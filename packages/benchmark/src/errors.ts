@@ -5,6 +5,7 @@ export const BenchmarkErrorCode = {
   FILE_NOT_FOUND: 'FILE_NOT_FOUND',
 } as const;
 
+/** One of the codes of {@link BenchmarkErrorCode}, as a {@link BenchmarkError} carries it. */
 export type BenchmarkErrorCode = (typeof BenchmarkErrorCode)[keyof typeof BenchmarkErrorCode];
 
 /** A problem raised on purpose by @qualm/benchmark, with a code and a message fit to print. */

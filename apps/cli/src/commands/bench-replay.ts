@@ -87,9 +87,9 @@ function toTable(
     { header: 'recorded %', align: 'right' as const },
     ...(detector ? [{ header: 'with detector %', align: 'right' as const }] : []),
   ];
-  const row = (label: string, n: number, pick: (metrics: QaMetrics) => number) => [
+  const row = (label: string, questions: number, pick: (metrics: QaMetrics) => number) => [
     label,
-    String(n),
+    String(questions),
     percent(pick(baseline)),
     ...(detector ? [percent(pick(detector))] : []),
   ];

@@ -164,7 +164,9 @@ export function formatHistory(
   options: { format?: HistoryFormat } = {},
 ): string {
   const format = options.format ?? 'json';
-  const sorted = [...chunks].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  const sorted = [...chunks].sort((left, right) =>
+    left.date < right.date ? -1 : left.date > right.date ? 1 : 0,
+  );
   let history = '';
   sorted.forEach((chunk, index) => {
     const content =

@@ -84,7 +84,7 @@ export function computeQaMetrics(answers: readonly JudgedAnswer[]): QaMetrics {
     n: answers.length,
     overall: ratio(correct, answers.length),
     taskAveraged: typeAccuracies.length
-      ? typeAccuracies.reduce((a, b) => a + b, 0) / typeAccuracies.length
+      ? typeAccuracies.reduce((sum, accuracy) => sum + accuracy, 0) / typeAccuracies.length
       : 0,
     abstention: { accuracy: ratio(abstention.correct, abstention.n), ...abstention },
     falseAbstentionRate: ratio(falseAbstentions, answerable),

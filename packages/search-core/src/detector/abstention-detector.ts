@@ -318,7 +318,7 @@ export class AbstentionDetector {
       );
       trace.coverage = coverage;
       const strongest = [...coverage.missing].sort(
-        (a, b) => missingTermConfidence(b) - missingTermConfidence(a),
+        (left, right) => missingTermConfidence(right) - missingTermConfidence(left),
       )[0];
       if (strongest) {
         trace.signals.push({
