@@ -50,27 +50,61 @@ export function phrase(template: string): string {
 const pattern = (strings: TemplateStringsArray, ...values: string[]) =>
   phrase(String.raw({ raw: strings.raw }, ...values));
 
-// verbs of the thing asked for; "help" leaves out the idioms "can't help but / thinking"
-const TASK =
-  '(?:(?:help(?! (?:but|thinking|feeling|wondering|noticing|laughing))|assist|provid|fulfil|comply|process|complet|creat|generat|produc|writ|giv|shar|offer|supply|answer|respond|engag|support|continu|participat|design|draft|outlin|detail|perform|facilitat|disclos|reveal|discuss|advis|identify|walk you through|carry out|go any further|explain how to|tell you how to|show you how to|recommend a|comment on|weigh in)[a-z]{0,6}|do (?:that|this|so|it)\\b|be of (?:help|assistance))';
-
 // a refusal keeps clear of "I can't thank you enough" and "I cannot recommend it enough"
 const NOT_ENOUGH = String.raw`(?![^.!?\n]{0,60}\benough\b)`;
 
-const FIRST_PERSON_CANNOT =
-  "(?: cannot| can not| can't| won't| will not| must not|'m unable to| am unable to|'m not able to| am not able to|'m not going to| am not going to|'m not in a position to| am not in a position to|'m not permitted to| am not permitted to|'m not allowed to| am not allowed to| won't be able to| will not be able to|'m not comfortable| am not comfortable| do not feel comfortable| don't feel comfortable| must decline to| have to decline to| refuse to)";
+// "While I can't X, I can Y": a caveat before an answer, not a refusal
+const CONCESSIVE = String.raw`(?<!\b(?:while|although|though|whilst)\s)`;
+
+// a stance inside a clause ("remember, I don't condone …", "I must stress that I do not …") is a
+// disclaimer that comes with an answer
+const DISCLAIMED = String.raw`(?<!\b(?:while|although|though|whilst|that|but|which|remember|clarify|mind)[,:]?\s)`;
+
+// "I cannot / won't / am unable to …": the ways a first person says no
+const FIRST_PERSON_NO =
+  "(?: cannot| can not| can't| won't| will not| shall not| must not| could not possibly| can't possibly| cannot possibly|'m unable to| am unable to|'m not able to| am not able to|'m not going to| am not going to|'m not in a position to| am not in a position to|'m not permitted to| am not permitted to|'m not allowed to| am not allowed to| won't be able to| will not be able to| will be unable to| must decline to| have to decline to| refuse to)";
+
+// what may stand between the negation and the verb: "I cannot, in good conscience, write …"
+const ADVERB =
+  "(?: (?:directly|fully|responsibly|safely|ethically|in good conscience|really|actually|personally|specifically|simply|just|legally|morally|realistically|currently|reliably|accurately|honestly|knowingly|and will not|and won't|or will not|or won't|, in good conscience,|, however,|, unfortunately,))?";
+
+// verbs after "I cannot" that are idioms, memory, certainty or feelings, not a refusal of a task;
+// the certainty ones are low_confidence, the memory ones hallucination_risk
+const NOT_A_REFUSAL_VERB = String.raw`(?!(?:help (?:but|thinking|feeling|wondering|noticing|laughing|myself|it)|believe|wait|imagine|stress|emphasi[sz]e|overstate|overemphasi[sz]e|underscore|thank|stand|stop|resist|agree|complain|seem|remember|recall|recollect|guarantee|promise|verify|confirm|double-check|be (?:sure|certain|100|more|happier|prouder|sure)|say|tell you how (?:much|many)|think of|speak for|find (?:the words|a (?:better|good) way)|go wrong|miss|beat|lose|sleep|breathe|lie|bore|sugarcoat|pretend (?:to know|that I)|waste|forget|judge|repeat|rehash|belabou?r|spoil|keep you|take (?:long|much)|go into (?:all|every|too)|get (?:enough|over|it)|decide (?:which|whether|between)|tell (?:which|whether|if|for (?:sure|certain)|the difference|exactly)|know|understand|recommend [^.!?\n]{0,40}\benough|(?:be )?hold(?:ing)? back|hesitat[a-z]{0,3}|tolerate|shy away|censor|filter|lecture|moralize|mince|deny|condemn|refuse (?:any|your|to answer any)|(?:be )?(?:condon|endors|encourag|promot|advocat|support)[a-z]{0,6}(?!,? (?:or|nor) (?:assist|help|provid|facilitat|participat|engag|giv|offer|shar|creat|writ|generat|produc|comply|fulfil)))\b)`;
+
+// the negations of "I do / don't" that say no only with a verb of giving or taking part
+const DO_NOT_VERBS =
+  '(?:engage|assist|provide|create|produce|generate|write|help(?! (?:but|thinking|feeling|wondering|noticing|laughing|myself|it))|share|facilitate|feel comfortable|think (?:I (?:can|should|could)|it(?:\'s| is| would be) (?:appropriate|right|wise|responsible|ethical|a good idea))|have (?:the ability|access|any (?:information|data|details|knowledge|records|way)|(?:enough )?(?:information|data|details|knowledge|records) (?:about|on|regarding|to)|personal|real-world|the capability|the means|feelings|opinions|emotions|beliefs|preferences|a (?:personal|physical)|a way to|the (?:information|data|details|knowledge))|hold (?:personal )?(?:opinions|views|beliefs)|possess|actually have|participate|take part|answer|respond)';
 
 /** The built-in pattern set. Each one starts with a literal word, which the scanner relies on. */
 export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
-  // refusal: explicit declining language, read in the opening of the response
+  // refusal, read in the opening of the response (and of each voice, in a role-play answer):
+  // first person, "I cannot / won't / am unable to" with any verb but an idiom
   {
     type: 'refusal',
-    source: pattern`\bI${FIRST_PERSON_CANNOT}(?: (?:and|or) (?:will not|won't|cannot|can't))?(?: (?:directly|fully|responsibly|safely|ethically|in good conscience|really|actually|personally|specifically))?(?: (?:be able to|help you|assist you|be))? ${TASK}${NOT_ENOUGH}`,
-    example: 'I cannot help with that request.',
+    source: CONCESSIVE + pattern`\bI${FIRST_PERSON_NO}${ADVERB} (?:be able to |help you |assist you |be )?${NOT_A_REFUSAL_VERB}[a-z]{2,20}${NOT_ENOUGH}`,
+    example: 'I cannot rewrite that letter for you.',
   },
+  // first person "I do not / don't" with a verb of taking part, or of having what the answer needs
   {
     type: 'refusal',
-    source: pattern`\bI(?:'ll have to| will have to| must| have to| need to|'d have to| would have to| am going to have to|'m going to have to)? (?:respectfully |politely )?(?:decline|refuse)\b(?! to (?:speculate|guess))`,
+    source:
+      CONCESSIVE +
+      pattern`\bI (?:do not|don't|really don't|do not really|will not|won't|cannot|can't|must not|should not|shouldn't)(?: actually| personally| really)? ${DO_NOT_VERBS}\b`,
+    example: 'I do not have any information about that ferry route.',
+  },
+  // a stance ("I cannot condone …") is a refusal unless the sentence goes on to "but" an answer
+  {
+    type: 'refusal',
+    source:
+      DISCLAIMED +
+      pattern`\bI(?: cannot| can't| can not| will not| won't| do not| don't| am not going to|'m not going to)(?: in good conscience| personally| ethically)? (?:condone|endorse|encourage|promote|advocate|support|be (?:condoning|endorsing|encouraging|promoting|supporting))\b(?![^.!?\n]{0,120}\b(?:but|however|that said|having said that|though)\b)`,
+    example: 'I cannot condone cheating on an exam.',
+  },
+  // declining outright
+  {
+    type: 'refusal',
+    source: pattern`\bI(?:'ll have to| will have to| must| have to| need to|'d have to| would have to| am going to have to|'m going to have to|'m going to| am going to| will| would| respectfully)? (?:respectfully |politely |kindly |firmly )?(?:decline|refuse|pass on (?:this|that|answering|writing|providing|helping))\b(?! to (?:speculate|guess))`,
     example: 'I must respectfully decline to write this.',
   },
   {
@@ -78,55 +112,101 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source: pattern`\bI(?: cannot| can't| won't| will not)(?= ?[.!]|\s{0,8}$)`,
     example: "Sorry, I can't.",
   },
+  // not made, meant or allowed to
   {
     type: 'refusal',
-    source: pattern`\bI (?:don't|do not) think (?:I (?:can|should|could) (?:help|assist|provid|answer|do that|do this)|it(?:'s| is| would be) (?:appropriate|right|wise|responsible) for me to)`,
-    example: "I don't think I should help with that.",
+    source: pattern`\bI(?:'m| am)(?: just| simply| also)? (?:not|never) (?:programmed|designed|built|trained|configured|allowed|permitted|authori[sz]ed|able|willing|meant|supposed|equipped|capable of|qualified|licensed|a (?:doctor|lawyer|licensed|medical|legal|financial|qualified|certified))\b`,
+    example: "I'm not programmed to give investment picks.",
   },
   {
     type: 'refusal',
-    source: pattern`\bI(?:'m| am) (?:prohibited|forbidden|restricted|not permitted|not allowed) (?:from|to) (?:provid|generat|shar|help|assist|creat|giv|writ|discuss|engag)`,
+    source: pattern`\bI(?:'m| am) (?:prohibited|forbidden|restricted|barred|unable) (?:from|to)\b`,
     example: 'I am prohibited from providing instructions for this.',
   },
+  // discomfort
   {
     type: 'refusal',
-    source: pattern`\b(?:this|that|your|the) request (?:cannot|can't|will not|won't|is not something I can) (?:be )?(?:fulfil|complet|process|honou?r|accommodat|met\b|answer|help)`,
-    example: 'This request cannot be fulfilled as written.',
+    source: pattern`\bI(?:'m| am| feel) (?:not (?:comfortable|okay|ok|at ease)|uncomfortable) (?:with|about|providing|writing|giving|sharing|creating|helping|answering|discussing|describing|generating|doing|engaging|going|producing)\b`,
+    example: "I'm not comfortable writing that review.",
   },
   {
     type: 'refusal',
-    source: pattern`\b(?:that|this)(?:'s| is) not something I(?: can| am able to|'m able to| will| feel comfortable|'m comfortable| am comfortable) (?:help|assist|do|provid|discuss|answer|shar|giv|with)`,
-    example: "That's not something I can help with.",
+    source: pattern`\bI(?:'d| would) (?:rather|prefer) not (?:to )?(?:answer|say|discuss|comment|share|get into|go into|provide|help|write|create|engage|describe|speculate|weigh in)`,
+    example: "I'd rather not comment on that.",
+  },
+  // speaking as an AI: "As an AI language model, I …" with a no, or "I am an AI and …"
+  {
+    type: 'refusal',
+    source: pattern`\bas an? (?:AI|artificial intelligence|(?:large )?language model|LLM|chatbot|virtual assistant|digital assistant|machine|computer program|responsible|ethical|helpful and (?:respectful|harmless|honest)|honest and)\b[^.!?\n]{0,80}?\bI(?:'m| am)? (?:not|no|never|cannot|can't|can not|do not|don't|will not|won't|have no|lack|must|should not|shouldn't|unable|am unable|'m unable|am not|'m not|would not|wouldn't|could not|couldn't)\b`,
+    example: "As an AI, I don't hold opinions on which party to vote for.",
   },
   {
     type: 'refusal',
-    source: pattern`\b(?:it|that|this)(?: would not| wouldn't| is not|'s not| isn't)(?: be)? (?:appropriate|responsible|ethical|safe|right) for me to\b`,
+    source: pattern`\bI(?:'m| am) (?:just |only |merely |simply )?(?:an? )?(?:AI|artificial intelligence|(?:AI )?language model|large language model|chatbot|computer program|machine learning model)\b(?! (?:researcher|engineer|enthusiast|developer|startup|company))`,
+    example: "I'm just an AI and have no way to see your screen.",
+  },
+  // impersonal: "It is not appropriate to …", "It would be unethical for me to …"
+  {
+    type: 'refusal',
+    source: pattern`\b(?:it|that|this)(?: would not| wouldn't| is not|'s not| isn't| would never)(?: be)? (?:appropriate|responsible|ethical|safe|right|okay|acceptable|wise|proper|legal|possible|something I can)(?: or (?:ethical|appropriate|legal|safe|responsible))? for me to\b`,
     example: "It wouldn't be appropriate for me to share that.",
   },
   {
     type: 'refusal',
-    source: pattern`\b(?:it|that|this)(?: would be| is|'s|'d be) (?:inappropriate|irresponsible|unethical|unsafe) for me to\b`,
+    source: pattern`\b(?:it|that|this)(?: would be| is|'s|'d be) (?:inappropriate|irresponsible|unethical|unsafe|wrong|not appropriate) (?:for me )?to\b`,
     example: 'It would be irresponsible for me to guess at a dose.',
   },
   {
     type: 'refusal',
-    source: pattern`\b(?:against|violates?|conflicts? with|outside of|outside|beyond|not within) my (?:usage |content |safety |ethical |core )?(?:guidelines|policies|policy|programming|principles|capabilities|abilities|scope|boundaries)\b`,
+    source: pattern`\b(?:it|that|this)(?: is|'s) not (?:appropriate|ethical|responsible|okay|acceptable|proper)(?: or (?:ethical|appropriate|legal|safe|responsible|respectful))? (?:to|for (?:anyone|someone|you|me|us) to)\b`,
+    example: 'It is not appropriate to rank coworkers by their accents.',
+  },
+  {
+    type: 'refusal',
+    source: pattern`\bI (?:don't|do not) think (?:I (?:can|should|could) (?:help|assist|provid|answer|do that|do this|write|creat|shar|giv)|it(?:'s| is| would be|'d be) (?:appropriate|right|wise|responsible|ethical|a good idea|okay|ok|helpful|productive) (?:for me )?to)`,
+    example: "I don't think it's appropriate to guess someone's salary from a photo.",
+  },
+  {
+    type: 'refusal',
+    source: pattern`\b(?:this|that|your|the|such a) (?:request|question|task|query|prompt) (?:cannot|can't|will not|won't|is not something I can|goes against|violates|is against|is inappropriate|is not appropriate) (?:be )?(?:fulfil|complet|process|honou?r|accommodat|met\b|answer|help|my\b|the\b|our\b|ethical|content|polic|guidelin)`,
+    example: 'This request cannot be fulfilled as written.',
+  },
+  {
+    type: 'refusal',
+    source: pattern`\b(?:that|this)(?:'s| is) not something I(?: can| could| am able to|'m able to| will| would| feel comfortable|'m comfortable| am comfortable|'m willing| am willing|'m going) (?:to )?(?:help|assist|do|provid|discuss|answer|shar|giv|with|writ|creat|engag|support)`,
+    example: "That's not something I can help with.",
+  },
+  {
+    type: 'refusal',
+    source: pattern`\b(?:against|violates?|conflicts? with|outside of|outside|beyond|not within|go(?:es)? against|contrary to) (?:(?:my|OpenAI's|Anthropic's) (?:usage |content |safety |ethical |core |programming |use )?(?:guidelines|policies|policy|programming|principles|capabilities|abilities|scope|boundaries|values|terms of (?:use|service))|the (?:usage |content |safety )?(?:guidelines|policies|policy|terms of (?:use|service)) (?:I|that I|we)\b)\b`,
     example: 'This is outside my capabilities.',
   },
   {
     type: 'refusal',
-    source: pattern`\bmy (?:usage |content |safety |ethical )?(?:guidelines|policies|programming|principles) (?:prohibit|prevent|forbid|do not allow|don't allow|do not permit|don't permit|restrict)`,
+    source: pattern`\bmy (?:usage |content |safety |ethical )?(?:guidelines|policies|programming|principles|purpose|design) (?:prohibit|prevent|forbid|do not allow|don't allow|do not permit|don't permit|restrict|is to (?:provide|assist|help) [a-z ]{0,40}(?:safe|ethical|responsible|legal))`,
     example: 'My guidelines prohibit sharing personal data.',
   },
+  // knowledge and capability limits given as the answer: a non-answer, whatever follows it
   {
     type: 'refusal',
-    source: pattern`\bas an ai(?: language model| assistant| model| system)?, I(?: cannot| can't| am unable to|'m unable to| am not able to|'m not able to| won't| will not) ${TASK}`,
-    example: 'As an AI language model, I cannot provide legal advice.',
+    source: pattern`\bI (?:have no|lack|lack the) (?:personal |real-time |specific |direct |actual |reliable |current )?(?:information|data|details|knowledge|records|access|experiences?|opinions|feelings|emotions|beliefs|preferences|memory|way (?:of|to) (?:know|check|verify|tell|see|access)|ability|capability|means)\b`,
+    example: 'I have no information about that festival.',
   },
   {
     type: 'refusal',
-    source: pattern`\bI(?:'d| would) (?:rather|prefer) not (?:to )?(?:answer|say|discuss|comment|share|get into|go into|provide|help)`,
-    example: "I'd rather not comment on that.",
+    source: pattern`\b(?:there is|there's|there are) no (?:(?:reliable|available|public|publicly available|credible|verifiable|known|specific) )?(?:information|data|record|records|evidence) (?:available |I (?:can|could) find )?(?:about|on|regarding|that|to suggest|to support)\b`,
+    example: "There's no reliable information about that person's address.",
+  },
+  {
+    type: 'refusal',
+    source: pattern`\bI(?:'m| am) not aware of any (?:information|data|details|records|reports|specific)\b`,
+    example: "I'm not aware of any information on that product.",
+  },
+  // apology, then "but" and a no
+  {
+    type: 'refusal',
+    source: pattern`\b(?:sorry|I apologi[sz]e|my apologies|unfortunately|regrettably|I regret)(?:,| -| —)? (?:but )?(?:I(?:'m| am)? |that(?:'s| is) |this(?:'s| is) |it(?:'s| is) |your request |such )?(?:(?:not|n't) (?:something|able|possible|a (?:request|topic|question))|unable|no(?:t)? (?:going|allowed|permitted|in a position))\b`,
+    example: "Sorry, but that's not something I'll write.",
   },
   {
     type: 'refusal',

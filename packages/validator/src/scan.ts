@@ -1,5 +1,6 @@
 import type { CompiledPattern, CompiledPatternSet } from './compile.js';
 import { canonicalTrigger } from './regex-analysis.js';
+import { speaksInVoices, VoiceTracker } from './voices.js';
 
 /** The first usable match of one pattern. */
 export interface Found {
@@ -108,6 +109,64 @@ export interface Layout {
   leadStart: number | undefined;
   leadLength: number;
   fences: FenceTracker;
+  voices: VoiceTracker;
+}
+
+/**
+ * Whether `position` is in an opening: the response's own, or a voice's (see voices.ts). Before
+ * the first non-blank character everything is the opening.
+ */
+export function inLead(layout: Layout, position: number): boolean {
+  const leadStart = layout.leadStart;
+  if (leadStart === undefined || position - leadStart < layout.leadLength) return true;
+  const voices = layout.voices;
+  if (voices.starts.length === 0) return false;
+  const section = voices.sectionOf(position);
+  return section >= 0 && position - (voices.starts[section] ?? 0) < layout.leadLength;
+}
+
+/** Where the opening that holds `position` ends, or undefined when `position` is in none. */
+function leadEnd(layout: Layout, position: number): number | undefined {
+  const leadStart = layout.leadStart;
+  if (leadStart === undefined) return Number.POSITIVE_INFINITY;
+  let end = position - leadStart < layout.leadLength ? leadStart + layout.leadLength : undefined;
+  const voices = layout.voices;
+  if (voices.starts.length > 0) {
+    const section = voices.sectionOf(position);
+    const start = voices.starts[section];
+    if (start !== undefined && position - start < layout.leadLength) {
+      end = Math.max(end ?? 0, start + layout.leadLength);
+    }
+  }
+  return end;
+}
+
+/** Where the next voice's opening starts after `position` (infinity when none is known). */
+function nextLeadStart(layout: Layout, position: number): number {
+  const voices = layout.voices;
+  if (voices.starts.length === 0) return Number.POSITIVE_INFINITY;
+  return voices.starts[voices.sectionOf(position) + 1] ?? Number.POSITIVE_INFINITY;
+}
+
+/**
+ * The matches that stand once the whole response is known. Without voices, a lead cue counts
+ * only in the response's opening. With voices, refusal cues stand only when every voice (and any
+ * text before the first one) refuses in its opening.
+ */
+export function settleVoices(found: Found[], layout: Layout, refusalSections: Set<number>): Found[] {
+  const voices = layout.voices;
+  if (voices.starts.length === 0) return found;
+  const leadStart = layout.leadStart ?? 0;
+  if (!speaksInVoices(voices, leadStart, layout.leadLength)) {
+    return found.filter(
+      (item) => item.pattern.region !== 'lead' || item.position - leadStart < layout.leadLength,
+    );
+  }
+  const first = voices.starts[0] ?? 0;
+  const sections = voices.starts.map((_, index) => index);
+  if (leadStart < first) sections.push(-1);
+  const everyVoiceRefuses = sections.every((section) => refusalSections.has(section));
+  return everyVoiceRefuses ? found : found.filter((item) => item.pattern.type !== 'refusal');
 }
 
 function oneLine(text: string): string {
@@ -123,9 +182,7 @@ function counts(
   layout: Layout,
 ): boolean {
   const leadStart = layout.leadStart;
-  if (pattern.region === 'lead' && leadStart !== undefined) {
-    if (position - leadStart >= layout.leadLength) return false;
-  }
+  if (pattern.region === 'lead' && !inLead(layout, position)) return false;
   if (position > 0) {
     const before = buffer[position - 1 - offset];
     // a quotation mark that opens the whole response does not make it a quotation
@@ -168,6 +225,8 @@ function record(
  */
 export class Scanner {
   readonly found: (Found | undefined)[];
+  /** The sections (voice index, -1 before the first voice) where a refusal cue counted. */
+  readonly refusalSections = new Set<number>();
   private remaining: number;
   private remainingAnywhere: number;
   private readonly fastPatterns: CompiledPattern[];
@@ -184,57 +243,55 @@ export class Scanner {
     ).length;
   }
 
+  /** Whether nothing is left to look for; with voices, each voice's refusals are still wanted. */
+  private done(): boolean {
+    return this.remaining === 0 && this.layout.voices.starts.length === 0;
+  }
+
   /**
    * Checks every match start in [from, to) (absolute offsets) of the patterns with leading
    * literals. `buffer` holds the response from absolute offset `offset`, including enough text
    * after `to` for any match starting before `to`.
    */
   scanFast(buffer: string, offset: number, from: number, to: number): void {
-    if (this.remaining === 0) return;
     const layout = this.layout;
-    const leadEnd =
-      layout.leadStart === undefined
-        ? Number.POSITIVE_INFINITY
-        : layout.leadStart + layout.leadLength;
     let position = from;
-    if (position < leadEnd && this.set.prefilterAll) {
-      position = this.runPrefilter(
-        this.set.prefilterAll,
-        buffer,
-        offset,
-        position,
-        Math.min(to, leadEnd),
-      );
-    }
-    if (position < to && this.remainingAnywhere > 0 && this.set.prefilterAnywhere) {
-      this.runPrefilter(
-        this.set.prefilterAnywhere,
-        buffer,
-        offset,
-        Math.max(position, leadEnd),
-        to,
-      );
+    while (position < to && !this.done()) {
+      const end = leadEnd(layout, position);
+      if (end !== undefined) {
+        const stop = Math.min(to, end);
+        if (this.set.prefilterAll) {
+          this.runPrefilter(this.set.prefilterAll, buffer, offset, position, stop);
+        }
+        position = stop;
+        continue;
+      }
+      const stop = Math.min(to, nextLeadStart(layout, position));
+      if (this.remainingAnywhere > 0 && this.set.prefilterAnywhere) {
+        this.runPrefilter(this.set.prefilterAnywhere, buffer, offset, position, stop);
+      }
+      position = stop;
     }
   }
 
-  /** Runs one prefilter over [from, to) and returns where it stopped. */
+  /** Runs one prefilter over [from, to). */
   private runPrefilter(
     prefilter: RegExp,
     buffer: string,
     offset: number,
     from: number,
     to: number,
-  ): number {
+  ): void {
     const buckets = this.set.buckets;
     prefilter.lastIndex = from - offset;
     for (;;) {
       const hit = prefilter.exec(buffer);
-      if (hit === null) return to;
+      if (hit === null) return;
       const position = hit.index + offset;
-      if (position >= to) return to;
+      if (position >= to) return;
       const bucket = buckets.get(canonicalTrigger(hit[0]));
       this.checkAt(bucket ? bucket.patterns : this.fastPatterns, buffer, offset, position);
-      if (this.remaining === 0) return to;
+      if (this.done()) return;
       prefilter.lastIndex = hit.index + 1;
     }
   }
@@ -246,20 +303,26 @@ export class Scanner {
     position: number,
   ): void {
     const layout = this.layout;
+    const voices = layout.voices.starts.length > 0;
+    let section: number | undefined;
     for (const pattern of patterns) {
-      if (this.found[pattern.index] !== undefined) continue;
-      if (
-        pattern.region === 'lead' &&
-        layout.leadStart !== undefined &&
-        position - layout.leadStart >= layout.leadLength
-      ) {
-        continue;
+      const already = this.found[pattern.index] !== undefined;
+      if (already) {
+        if (pattern.type !== 'refusal' || !voices) continue;
+        section ??= layout.voices.sectionOf(position);
+        if (this.refusalSections.has(section)) continue;
       }
+      if (pattern.region === 'lead' && !inLead(layout, position)) continue;
       const sticky = pattern.sticky;
       sticky.lastIndex = position - offset;
       const match = sticky.exec(buffer);
       if (match === null || match[0] === '') continue;
       if (!counts(pattern, position, buffer, offset, layout)) continue;
+      if (pattern.type === 'refusal') {
+        section ??= layout.voices.sectionOf(position);
+        this.refusalSections.add(section);
+      }
+      if (already) continue;
       this.found[pattern.index] = record(pattern, position, match[0], buffer, offset);
       this.remaining -= 1;
       if (pattern.region === 'anywhere') this.remainingAnywhere -= 1;
@@ -268,35 +331,50 @@ export class Scanner {
 
   /** Searches the whole text for each pattern without leading literals (needs the whole text). */
   scanPlain(text: string): void {
-    for (const pattern of this.set.plain) scanOne(pattern, text, this.layout, this.found);
+    for (const pattern of this.set.plain) {
+      scanOne(pattern, text, this.layout, this.found, this.refusalSections);
+    }
+  }
+
+  /** The matches that stand, once the whole response has been scanned. */
+  settle(): Found[] {
+    return settleVoices(
+      this.found.filter((found): found is Found => found !== undefined),
+      this.layout,
+      this.refusalSections,
+    );
   }
 }
 
-/** The first match of one pattern that counts, found by searching the text from the start. */
+/**
+ * The first match of one pattern that counts, found by searching the text from the start. With
+ * voices, a refusal pattern is followed to its last match, to learn which voices refuse.
+ */
 function scanOne(
   pattern: CompiledPattern,
   text: string,
   layout: Layout,
   found: (Found | undefined)[],
+  refusalSections: Set<number>,
 ): void {
+  const voices = layout.voices.starts.length > 0;
   const search = pattern.search;
   search.lastIndex = 0;
   for (;;) {
     const match = search.exec(text);
     if (match === null) return;
     const position = match.index;
-    if (
-      pattern.region === 'lead' &&
-      layout.leadStart !== undefined &&
-      position - layout.leadStart >= layout.leadLength
-    ) {
-      return;
-    }
-    if (match[0] !== '' && counts(pattern, position, text, 0, layout)) {
-      found[pattern.index] = record(pattern, position, match[0], text, 0);
-      return;
-    }
     search.lastIndex = position + 1;
+    if (pattern.region === 'lead' && !inLead(layout, position)) {
+      if (!voices) return;
+      continue;
+    }
+    if (match[0] === '' || !counts(pattern, position, text, 0, layout)) continue;
+    if (pattern.type === 'refusal') refusalSections.add(layout.voices.sectionOf(position));
+    if (found[pattern.index] === undefined) {
+      found[pattern.index] = record(pattern, position, match[0], text, 0);
+    }
+    if (pattern.type !== 'refusal' || !voices) return;
   }
 }
 
@@ -314,7 +392,9 @@ export function trimBounds(text: string): { first: number; last: number } | unde
 export function layoutText(text: string, leadLength: number): Layout {
   const fences = new FenceTracker();
   fences.scan(text, 0, 0, text.length);
-  return { leadStart: trimBounds(text)?.first ?? text.length, leadLength, fences };
+  const voices = new VoiceTracker();
+  voices.scan(text, 0, text.length, true);
+  return { leadStart: trimBounds(text)?.first ?? text.length, leadLength, fences, voices };
 }
 
 /** Finds the first counting match of every pattern with the prefilter (the fast path). */
@@ -322,7 +402,7 @@ export function scanText(set: CompiledPatternSet, text: string, layout: Layout):
   const scanner = new Scanner(set, layout);
   scanner.scanFast(text, 0, 0, text.length);
   scanner.scanPlain(text);
-  return scanner.found.filter((found): found is Found => found !== undefined);
+  return scanner.settle();
 }
 
 /**
@@ -331,6 +411,11 @@ export function scanText(set: CompiledPatternSet, text: string, layout: Layout):
  */
 export function scanTextReference(set: CompiledPatternSet, text: string, layout: Layout): Found[] {
   const found: (Found | undefined)[] = new Array(set.patterns.length).fill(undefined);
-  for (const pattern of set.patterns) scanOne(pattern, text, layout, found);
-  return found.filter((item): item is Found => item !== undefined);
+  const refusalSections = new Set<number>();
+  for (const pattern of set.patterns) scanOne(pattern, text, layout, found, refusalSections);
+  return settleVoices(
+    found.filter((item): item is Found => item !== undefined),
+    layout,
+    refusalSections,
+  );
 }

@@ -11,6 +11,7 @@ import {
 } from './scan.js';
 import type { ResponseQuality } from './types.js';
 import type { ResolvedValidatorOptions } from './validator.js';
+import { MAX_LABEL_LENGTH, VoiceTracker } from './voices.js';
 
 /** Assesses a response as it arrives; `end()` gives exactly what validating the whole text gives. */
 export interface StreamingValidator {
@@ -87,10 +88,13 @@ export function createStream(
   }
 
   const fences = new FenceTracker();
-  const layout: Layout = { leadStart: undefined, leadLength: options.leadLength, fences };
+  const voices = new VoiceTracker();
+  const layout: Layout = { leadStart: undefined, leadLength: options.leadLength, fences, voices };
   const scanner = new Scanner(set, layout);
-  // a match starting before `processed` has been decided; one starting later may still grow
-  const lag = set.reach + 1 + CONTEXT_LENGTH;
+  // a match starting before `processed` has been decided; one starting later may still grow.
+  // Voice labels are read further ahead than that, so a voice's opening is known before its
+  // text is scanned
+  const lag = Math.max(set.reach + 1, MAX_LABEL_LENGTH + 1) + CONTEXT_LENGTH;
   const keep = Math.max(set.behind + 1, CONTEXT_LENGTH, FENCE_LOOKBEHIND) + 1;
   let buffer = '';
   let offset = 0;
@@ -100,6 +104,7 @@ export function createStream(
   let head = '';
 
   const advance = (to: number) => {
+    voices.scan(buffer, offset, ended ? received : received - MAX_LABEL_LENGTH, ended);
     const fenceTo = Math.max(fencesScanned, received - FENCE_LENGTH + 1);
     if (fenceTo > fencesScanned) {
       fences.scan(buffer, offset, fencesScanned, ended ? received : fenceTo);
@@ -149,7 +154,7 @@ export function createStream(
       take(decoder.decode());
       ended = true;
       advance(received);
-      const found = scanner.found.filter((item): item is Found => item !== undefined);
+      const found = scanner.settle();
       const leadStart = layout.leadStart;
       const trimmedLength = leadStart === undefined ? 0 : lastNonBlank - leadStart + 1;
       const empty =
