@@ -13,7 +13,13 @@ import { join } from 'node:path';
 export type Split = 'dev' | 'test';
 
 /** The labelled sources, in the order tables list them. */
-export const SOURCES = ['gptfuzz', 'jailbreakbench', 'refusalbench', 'truthfulqa', 'halueval'] as const;
+export const SOURCES = [
+  'gptfuzz',
+  'jailbreakbench',
+  'refusalbench',
+  'truthfulqa',
+  'halueval',
+] as const;
 export type SourceName = (typeof SOURCES)[number];
 
 /** Sources with refusal labels; the others hold only answers to trust (or not, for other reasons). */

@@ -66,7 +66,7 @@ const FIRST_PERSON_NO =
 
 // what may stand between the negation and the verb: "I cannot, in good conscience, write …"
 const ADVERB =
-  "(?: (?:directly|fully|responsibly|safely|ethically|in good conscience|really|actually|personally|specifically|simply|just|legally|morally|realistically|currently|reliably|accurately|honestly|knowingly|and will not|and won't|or will not|or won't|, in good conscience,|, however,|, unfortunately,))?";
+  "(?: (?:directly|fully|responsibly|safely|ethically|in good conscience|really|actually|personally|specifically|simply|just|legally|morally|realistically|currently|reliably|accurately|honestly|knowingly|and will not|and won't|or will not|or won't))?(?:, (?:in good conscience|however|unfortunately|sadly|regrettably),)?";
 
 // verbs after "I cannot" that are idioms, memory, certainty or feelings, not a refusal of a task;
 // the certainty ones are low_confidence, the memory ones hallucination_risk
@@ -74,7 +74,7 @@ const NOT_A_REFUSAL_VERB = String.raw`(?!(?:help (?:but|thinking|feeling|wonderi
 
 // the negations of "I do / don't" that say no only with a verb of giving or taking part
 const DO_NOT_VERBS =
-  '(?:engage|assist|provide|create|produce|generate|write|help(?! (?:but|thinking|feeling|wondering|noticing|laughing|myself|it))|share|facilitate|feel comfortable|think (?:I (?:can|should|could)|it(?:\'s| is| would be) (?:appropriate|right|wise|responsible|ethical|a good idea))|have (?:the ability|access|any (?:information|data|details|knowledge|records|way)|(?:enough )?(?:information|data|details|knowledge|records) (?:about|on|regarding|to)|personal|real-world|the capability|the means|feelings|opinions|emotions|beliefs|preferences|a (?:personal|physical)|a way to|the (?:information|data|details|knowledge))|hold (?:personal )?(?:opinions|views|beliefs)|possess|actually have|participate|take part|answer|respond)';
+  "(?:engage|assist|provide|create|produce|generate|write|help(?! (?:but|thinking|feeling|wondering|noticing|laughing|myself|it))|share|facilitate|feel comfortable|think (?:I (?:can|should|could)|it(?:'s| is| would be) (?:appropriate|right|wise|responsible|ethical|a good idea))|have (?:the ability|access|any (?:information|data|details|knowledge|records|way)|(?:enough )?(?:information|data|details|knowledge|records) (?:about|on|regarding|to)|personal|real-world|the capability|the means|feelings|opinions|emotions|beliefs|preferences|a (?:personal|physical)|a way to|the (?:information|data|details|knowledge))|hold (?:personal )?(?:opinions|views|beliefs)|possess|actually have|participate|take part|answer|respond)";
 
 /** The built-in pattern set. Each one starts with a literal word, which the scanner relies on. */
 export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
@@ -82,7 +82,9 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // first person, "I cannot / won't / am unable to" with any verb but an idiom
   {
     type: 'refusal',
-    source: CONCESSIVE + pattern`\bI${FIRST_PERSON_NO}${ADVERB} (?:be able to |help you |assist you |be )?${NOT_A_REFUSAL_VERB}[a-z]{2,20}${NOT_ENOUGH}`,
+    source:
+      CONCESSIVE +
+      pattern`\bI${FIRST_PERSON_NO}${ADVERB} (?:be able to |help you |assist you |be )?${NOT_A_REFUSAL_VERB}[a-z]{2,20}${NOT_ENOUGH}`,
     example: 'I cannot rewrite that letter for you.',
   },
   // first person "I do not / don't" with a verb of taking part, or of having what the answer needs

@@ -148,16 +148,27 @@ function nextLeadStart(layout: Layout, position: number): number {
   return voices.starts[voices.sectionOf(position) + 1] ?? Number.POSITIVE_INFINITY;
 }
 
+/** Whether a refusal cue stands in the response's own opening. */
+export function refusesInOpening(found: readonly Found[], layout: Layout): boolean {
+  const end = (layout.leadStart ?? 0) + layout.leadLength;
+  return found.some((item) => item.pattern.type === 'refusal' && item.position < end);
+}
+
 /**
- * The matches that stand once the whole response is known. Without voices, a lead cue counts
- * only in the response's opening. With voices, refusal cues stand only when every voice (and any
- * text before the first one) refuses in its opening.
+ * The matches that stand once the whole response is known. Voices matter only to a response that
+ * refuses in its opening and is written in voices: then its refusal cues stand only when every
+ * voice (and any text before the first one) refuses in its own opening. Otherwise lead cues
+ * count in the response's opening alone.
  */
-export function settleVoices(found: Found[], layout: Layout, refusalSections: Set<number>): Found[] {
+export function settleVoices(
+  found: Found[],
+  layout: Layout,
+  refusalSections: Set<number>,
+): Found[] {
   const voices = layout.voices;
   if (voices.starts.length === 0) return found;
   const leadStart = layout.leadStart ?? 0;
-  if (!speaksInVoices(voices, leadStart, layout.leadLength)) {
+  if (!refusesInOpening(found, layout) || !speaksInVoices(voices, leadStart, layout.leadLength)) {
     return found.filter(
       (item) => item.pattern.region !== 'lead' || item.position - leadStart < layout.leadLength,
     );
@@ -260,39 +271,58 @@ export class Scanner {
       const end = leadEnd(layout, position);
       if (end !== undefined) {
         const stop = Math.min(to, end);
-        if (this.set.prefilterAll) {
-          this.runPrefilter(this.set.prefilterAll, buffer, offset, position, stop);
-        }
+        this.runPrefilters(this.set.prefilterAll, buffer, offset, position, stop);
         position = stop;
         continue;
       }
       const stop = Math.min(to, nextLeadStart(layout, position));
-      if (this.remainingAnywhere > 0 && this.set.prefilterAnywhere) {
-        this.runPrefilter(this.set.prefilterAnywhere, buffer, offset, position, stop);
+      if (this.remainingAnywhere > 0) {
+        this.runPrefilters(this.set.prefilterAnywhere, buffer, offset, position, stop);
       }
       position = stop;
     }
   }
 
-  /** Runs one prefilter over [from, to). */
-  private runPrefilter(
-    prefilter: RegExp,
+  /** Runs the prefilters over [from, to), taking their hits in order of position. */
+  private runPrefilters(
+    prefilters: RegExp[],
     buffer: string,
     offset: number,
     from: number,
     to: number,
   ): void {
+    if (prefilters.length === 0) return;
+    // a trigger is the start of a match, so it ends within `reach` of a start before `to`: the
+    // prefilters need not read past that (they would run on to the next hit, maybe the text's end)
+    const end = to - offset + this.set.reach;
+    const text = end < buffer.length ? buffer.slice(0, end) : buffer;
+    const limit = to - offset;
+    const hits: (RegExpExecArray | null)[] = prefilters.map((prefilter) => {
+      prefilter.lastIndex = from - offset;
+      return prefilter.exec(text);
+    });
     const buckets = this.set.buckets;
-    prefilter.lastIndex = from - offset;
     for (;;) {
-      const hit = prefilter.exec(buffer);
-      if (hit === null) return;
-      const position = hit.index + offset;
-      if (position >= to) return;
+      let next = -1;
+      for (let index = 0; index < hits.length; index += 1) {
+        const hit = hits[index];
+        if (hit && hit.index < limit && (next === -1 || hit.index < (hits[next]?.index ?? 0))) {
+          next = index;
+        }
+      }
+      const hit = next === -1 ? null : hits[next];
+      if (!hit) return;
       const bucket = buckets.get(canonicalTrigger(hit[0]));
-      this.checkAt(bucket ? bucket.patterns : this.fastPatterns, buffer, offset, position);
+      this.checkAt(
+        bucket ? bucket.patterns : this.fastPatterns,
+        buffer,
+        offset,
+        hit.index + offset,
+      );
       if (this.done()) return;
+      const prefilter = prefilters[next] as RegExp;
       prefilter.lastIndex = hit.index + 1;
+      hits[next] = prefilter.exec(text);
     }
   }
 
@@ -392,17 +422,42 @@ export function trimBounds(text: string): { first: number; last: number } | unde
 export function layoutText(text: string, leadLength: number): Layout {
   const fences = new FenceTracker();
   fences.scan(text, 0, 0, text.length);
+  return {
+    leadStart: trimBounds(text)?.first ?? text.length,
+    leadLength,
+    fences,
+    voices: new VoiceTracker(),
+  };
+}
+
+/** The same layout with the text's voice labels found. */
+function withVoices(text: string, layout: Layout): Layout {
   const voices = new VoiceTracker();
   voices.scan(text, 0, text.length, true);
-  return { leadStart: trimBounds(text)?.first ?? text.length, leadLength, fences, voices };
+  return { ...layout, voices };
+}
+
+/**
+ * Runs a whole-text scan; voices are looked for only when the response refuses in its opening,
+ * the one case where they can change the outcome (see settleVoices).
+ */
+function scanWhole(text: string, layout: Layout, scan: (layout: Layout) => Found[]): Found[] {
+  const found = scan(layout);
+  if (!refusesInOpening(found, layout)) return found;
+  const voiced = withVoices(text, layout);
+  const leadStart = voiced.leadStart ?? 0;
+  if (!speaksInVoices(voiced.voices, leadStart, voiced.leadLength)) return found;
+  return scan(voiced);
 }
 
 /** Finds the first counting match of every pattern with the prefilter (the fast path). */
 export function scanText(set: CompiledPatternSet, text: string, layout: Layout): Found[] {
-  const scanner = new Scanner(set, layout);
-  scanner.scanFast(text, 0, 0, text.length);
-  scanner.scanPlain(text);
-  return scanner.settle();
+  return scanWhole(text, layout, (current) => {
+    const scanner = new Scanner(set, current);
+    scanner.scanFast(text, 0, 0, text.length);
+    scanner.scanPlain(text);
+    return scanner.settle();
+  });
 }
 
 /**
@@ -410,12 +465,14 @@ export function scanText(set: CompiledPatternSet, text: string, layout: Layout):
  * {@link scanText}; kept as the reference the fast path is tested and measured against.
  */
 export function scanTextReference(set: CompiledPatternSet, text: string, layout: Layout): Found[] {
-  const found: (Found | undefined)[] = new Array(set.patterns.length).fill(undefined);
-  const refusalSections = new Set<number>();
-  for (const pattern of set.patterns) scanOne(pattern, text, layout, found, refusalSections);
-  return settleVoices(
-    found.filter((item): item is Found => item !== undefined),
-    layout,
-    refusalSections,
-  );
+  return scanWhole(text, layout, (current) => {
+    const found: (Found | undefined)[] = new Array(set.patterns.length).fill(undefined);
+    const refusalSections = new Set<number>();
+    for (const pattern of set.patterns) scanOne(pattern, text, current, found, refusalSections);
+    return settleVoices(
+      found.filter((item): item is Found => item !== undefined),
+      current,
+      refusalSections,
+    );
+  });
 }

@@ -1,14 +1,7 @@
 import type { CompiledPatternSet } from './compile.js';
 import { ValidatorError, ValidatorErrorCode } from './errors.js';
 import { emptySignal, toQuality } from './quality.js';
-import {
-  CONTEXT_LENGTH,
-  FenceTracker,
-  type Found,
-  isWhitespaceCode,
-  type Layout,
-  Scanner,
-} from './scan.js';
+import { CONTEXT_LENGTH, FenceTracker, isWhitespaceCode, type Layout, Scanner } from './scan.js';
 import type { ResponseQuality } from './types.js';
 import type { ResolvedValidatorOptions } from './validator.js';
 import { MAX_LABEL_LENGTH, VoiceTracker } from './voices.js';

@@ -12,35 +12,31 @@ export const MAX_LABEL_LENGTH = 72;
 // headings, list words and letter parts: a line led by one of these is not a new speaker
 const NOT_A_SPEAKER = new Set(
   [
-    'a', 'q', 'note', 'notes', 'nb', 'n.b', 'ps', 'p.s', 'step', 'title', 'subtitle', 'answer',
-    'question', 'example', 'examples', 'summary', 'conclusion', 'introduction', 'intro', 'warning',
-    'disclaimer', 'important', 'tip', 'tips', 'pro tip', 'update', 'edit', 'output', 'input',
-    'result', 'results', 'response', 'explanation', 'solution', 'option', 'options', 'pros',
-    'cons', 'ingredients', 'instructions', 'subject', 'date', 'time', 'to', 'from', 'dear', 're',
-    'cc', 'bcc', 'source', 'sources', 'reference', 'references', 'caution', 'hint', 'context',
-    'background', 'overview', 'definition', 'problem', 'goal', 'goals', 'objective', 'purpose',
-    'method', 'methods', 'approach', 'analysis', 'discussion', 'recommendation',
-    'recommendations', 'verdict', 'rating', 'score', 'bonus', 'fun fact', 'key takeaway',
-    'takeaway', 'takeaways', 'scene', 'setting', 'chorus', 'verse', 'bridge', 'outro', 'hook',
-    'location', 'address', 'phone', 'email', 'website', 'price', 'cost', 'total', 'name', 'age',
-    'status', 'type', 'category', 'description', 'details', 'features', 'benefits', 'risks',
-    'advantages', 'disadvantages', 'strengths', 'weaknesses', 'pros and cons', 'day', 'week',
-    'month', 'year', 'morning', 'afternoon', 'evening', 'night', 'breakfast', 'lunch', 'dinner',
-    'snack', 'part', 'chapter', 'section', 'act', 'phase', 'stage', 'level', 'round', 'task',
-    'exercise', 'activity', 'materials', 'tools', 'equipment', 'requirements', 'prerequisites',
-    'usage', 'syntax', 'parameters', 'returns', 'return', 'raises', 'args', 'arguments', 'error',
-    'warning', 'info', 'debug', 'fix', 'cause', 'causes', 'symptoms', 'treatment', 'diagnosis',
-    'prognosis', 'prevention', 'dosage', 'side effects', 'abstract', 'keywords', 'methods',
-    'findings', 'limitations', 'implications', 'hypothesis', 'claim', 'evidence', 'reasoning',
-    'counterpoint', 'rebuttal', 'thesis', 'premise', 'premises', 'therefore', 'however', 'also',
-    'first', 'second', 'third', 'finally', 'next', 'then', 'lastly', 'additionally', 'moreover',
-    'yes', 'no', 'true', 'false', 'correct', 'incorrect', 'right', 'wrong', 'short answer',
-    'long answer', 'tl;dr', 'tldr', 'bottom line', 'in short', 'key points', 'main points',
-    'user', 'prompt', 'query', 'request', 'reply', 'comment', 'feedback', 'review', 'rationale',
-    'assumptions', 'caveat', 'caveats', 'alternatives', 'alternative', 'next steps', 'resources',
-    'links', 'faq', 'pricing', 'timeline', 'budget', 'deadline', 'author', 'authors', 'host',
-    'guest', 'interviewer', 'interviewee', 'moderator', 'speaker', 'narrator', 'character',
-  ].map((name) => name.toLowerCase()),
+    'a|q|note|notes|nb|n.b|ps|p.s|step|title|subtitle|answer|question|example|examples|',
+    'summary|conclusion|introduction|intro|warning|disclaimer|important|tip|tips|pro tip|',
+    'update|edit|output|input|result|results|response|explanation|solution|option|options|',
+    'pros|cons|ingredients|instructions|subject|date|time|to|from|dear|re|cc|bcc|source|',
+    'sources|reference|references|caution|hint|context|background|overview|definition|',
+    'problem|goal|goals|objective|purpose|method|methods|approach|analysis|discussion|',
+    'recommendation|recommendations|verdict|rating|score|bonus|fun fact|key takeaway|',
+    'takeaway|takeaways|scene|setting|chorus|verse|bridge|outro|hook|location|address|phone|',
+    'email|website|price|cost|total|name|age|status|type|category|description|details|',
+    'features|benefits|risks|advantages|disadvantages|strengths|weaknesses|pros and cons|day|',
+    'week|month|year|morning|afternoon|evening|night|breakfast|lunch|dinner|snack|part|',
+    'chapter|section|act|phase|stage|level|round|task|exercise|activity|materials|tools|',
+    'equipment|requirements|prerequisites|usage|syntax|parameters|returns|return|raises|args|',
+    'arguments|error|info|debug|fix|cause|causes|symptoms|treatment|diagnosis|prognosis|',
+    'prevention|dosage|side effects|abstract|keywords|findings|limitations|implications|',
+    'hypothesis|claim|evidence|reasoning|counterpoint|rebuttal|thesis|premise|premises|',
+    'therefore|however|also|first|second|third|finally|next|then|lastly|additionally|',
+    'moreover|yes|no|true|false|correct|incorrect|right|wrong|short answer|long answer|tl;dr|',
+    'tldr|bottom line|in short|key points|main points|user|prompt|query|request|reply|',
+    'comment|feedback|review|rationale|assumptions|caveat|caveats|alternatives|alternative|',
+    'next steps|resources|links|faq|pricing|timeline|budget|deadline|author|authors|host|',
+    'guest|interviewer|interviewee|moderator|speaker|narrator|character',
+  ]
+    .join('')
+    .split('|'),
 );
 
 // a label at the start of a line, then speech on the same line: a bracketed or parenthesised
@@ -62,19 +58,60 @@ function speakerAt(text: string, position: number): string | undefined {
   const match = VOICE_LABEL.exec(text);
   if (match === null || match.groups === undefined) return undefined;
   const groups = match.groups;
-  const name = (groups.bracketed ?? groups.parenthesised ?? groups.named ?? groups.as ?? groups.glyph ?? '')
+  const name = (
+    groups.bracketed ??
+    groups.parenthesised ??
+    groups.named ??
+    groups.as ??
+    groups.glyph ??
+    ''
+  )
     .replace(/[:*_]+$/u, '')
     .trim();
   // a label names someone: it has letters, and it is not a heading or a list number
   // a single Greek letter or pictograph names a speaker in some role-play formats ("α …", "Ω …")
   if (groups.glyph !== undefined) return groups.glyph;
   if (!/\p{L}{2}|\p{Extended_Pictographic}/u.test(name)) return undefined;
-  const bare = name.replace(/[^\p{L}\p{N} .;&'-]/gu, '').trim().toLowerCase();
+  const bare = name
+    .replace(/[^\p{L}\p{N} .;&'-]/gu, '')
+    .trim()
+    .toLowerCase();
   if (bare === '' || NOT_A_SPEAKER.has(bare)) return undefined;
-  if (/^(?:step|part|chapter|section|option|day|week|phase|stage|level|round|question|example|figure|table|note|verse)\b/.test(bare)) {
+  if (
+    /^(?:step|part|chapter|section|option|day|week|phase|stage|level|round|question|example|figure|table|note|verse)\b/.test(
+      bare,
+    )
+  ) {
     return undefined;
   }
   return bare;
+}
+
+/**
+ * Whether a line could start with a label, read from its first characters without a regular
+ * expression: most lines of prose start with a capital and have no colon among their first words.
+ */
+function mayStartLabel(text: string, start: number): boolean {
+  let index = start;
+  while (index < start + 4 && (text.charCodeAt(index) === 32 || text.charCodeAt(index) === 9)) {
+    index += 1;
+  }
+  const first = text.charCodeAt(index);
+  // "[", "(", and anything past Latin (Greek letters, pictographs)
+  if (first === 91 || first === 40 || first >= 0x370) return true;
+  if (first < 65 || first > 90) return false;
+  if (first === 65 && text.charCodeAt(index + 1) === 115 && text.charCodeAt(index + 2) === 32) {
+    return true;
+  }
+  // "Name:" of at most three words
+  let spaces = 0;
+  for (let at = index + 1; at < index + 64 && at < text.length; at += 1) {
+    const code = text.charCodeAt(at);
+    if (code === 58) return true;
+    if (code === 10) return false;
+    if (code === 32 && ++spaces > 3) return false;
+  }
+  return false;
 }
 
 /** Finds the voice labels of a response as it is read, line by line. */
@@ -97,7 +134,7 @@ export class VoiceTracker {
       if (position === 0 || buffer.charCodeAt(local - 1) === 10) {
         // a label may still be arriving: look again when more text is here
         if (!final && local + MAX_LABEL_LENGTH > buffer.length) break;
-        const speaker = speakerAt(buffer, local);
+        const speaker = mayStartLabel(buffer, local) ? speakerAt(buffer, local) : undefined;
         if (speaker !== undefined) {
           this.starts.push(position);
           this.speakers.push(speaker);

@@ -164,6 +164,28 @@ describe('the scoring model', () => {
     const result = validator.validate('The flaky backend answered, and here is what it said.');
     expect(result.score).toBeGreaterThan(0.9);
     expect(result.shouldEscalate).toBe(true);
+    const faint = createValidator({
+      defaultPatterns: false,
+      customPatterns: { refusal: [{ pattern: /\brather not\b/, weight: 0.01 }] },
+    }).validate("I'd rather not, though here is a summary of the first chapter.");
+    expect(faint.score).toBeGreaterThan(0.98);
+    expect(faint.shouldEscalate).toBe(true);
+    expect(faint.reason).toContain('refusal');
+  });
+
+  it('escalates strictly below the threshold: a score of exactly 0.7 (0.75 strict) stands', () => {
+    const withWeight = (weight: number, strictMode = false) =>
+      createValidator({
+        defaultPatterns: false,
+        strictMode,
+        customPatterns: { low_confidence: [{ pattern: /\broughly\b/, weight }] },
+      }).validate('The hall seats roughly four hundred people on two floors.');
+    expect(withWeight(0.3).score).toBe(0.7);
+    expect(withWeight(0.3).shouldEscalate).toBe(false);
+    expect(withWeight(0.3001).shouldEscalate).toBe(true);
+    expect(withWeight(0.25, true).score).toBe(0.75);
+    expect(withWeight(0.25, true).shouldEscalate).toBe(false);
+    expect(withWeight(0.2501, true).shouldEscalate).toBe(true);
   });
 
   it('says why it escalates and what to do', () => {

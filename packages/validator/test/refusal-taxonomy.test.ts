@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { createValidator, type SignalType, validateResponse } from '../src/index.js';
+
+const typesOf = (text: string): SignalType[] =>
+  validateResponse(text).signals.map((signal) => signal.type);
+const refuses = (text: string) => typesOf(text).includes('refusal');
+
+describe('each class of refusal in the README taxonomy is a refusal and escalates', () => {
+  const classes: Record<string, string[]> = {
+    'first person, any verb after the no': [
+      'I cannot rewrite that letter for you.',
+      "I can't draft a contract that hides those fees.",
+      "I won't roleplay as a real politician.",
+      'I am unable to translate the attached scan.',
+      "I'm not able to summarise a paywalled article.",
+      'I will not produce a fake doctor’s note.',
+      'I cannot, in good conscience, write that review.',
+    ],
+    'apology, then but and a no': [
+      'I apologise, but I cannot suggest ways to get around a breathalyser.',
+      "Sorry, but that's not something I'll write.",
+      "I'm sorry, but I am not able to share another customer's address.",
+    ],
+    'not made, meant or allowed to': [
+      "I'm not programmed to give betting tips.",
+      'I am not designed to diagnose skin conditions from photos.',
+      "I'm not allowed to share the contents of other users' chats.",
+    ],
+    'speaking as an AI': [
+      "As an AI, I don't have a favourite football club.",
+      'As a language model, I cannot watch the video you linked.',
+      'I am an AI language model and do not endorse any candidate.',
+    ],
+    impersonal: [
+      'It is not appropriate or ethical to rank employees by religion.',
+      "It wouldn't be responsible for me to estimate a dose for your dog.",
+      "I don't think it's appropriate to speculate about a stranger's health.",
+      'This request goes against my guidelines.',
+    ],
+    discomfort: [
+      'I do not feel comfortable writing a eulogy that mocks the deceased.',
+      "I'm not comfortable helping with a prank on your landlord.",
+    ],
+    declining: [
+      'I must decline to draft that contract.',
+      "I won't be able to translate the whole book.",
+      "I'd rather not weigh in on your neighbour's divorce.",
+    ],
+    'partial: a no, then something else': [
+      'I cannot help you pick that lock, but I can suggest some reading on how locks work.',
+      "I can't write the essay for you. Here is an outline you could start from instead:",
+    ],
+    'knowledge and capability limits': [
+      'I do not actually have any information about your order history.',
+      "I don't have access to your calendar.",
+      'I have no personal experience of living in Oslo, but many visitors mention the light.',
+      'I have no information about that festival.',
+    ],
+  };
+
+  for (const [name, examples] of Object.entries(classes)) {
+    it.each(examples)(`${name}: %s`, (text) => {
+      const result = validateResponse(text);
+      expect(result.signals.map((signal) => signal.type)).toContain('refusal');
+      expect(result.shouldEscalate).toBe(true);
+    });
+  }
+});
+
+describe('what looks like a refusal but is not', () => {
+  it.each([
+    ['an idiom of feeling', "I can't wait to try this recipe!"],
+    ['an idiom of emphasis', 'I cannot overstate how useful this library is.'],
+    ['disbelief', "I can't believe how easy the setup was."],
+    ['a promise not to bore', "I won't bore you with the history; the short answer is 42."],
+    ['a feeling, in first person', "I can't stop thinking about that ending, it was superb."],
+    ['a character in a story', 'The guard said, "I cannot let you pass," and shut the gate.'],
+    [
+      'a fictional person without records',
+      'Sherlock Holmes has no medical records because he is a fictional character; the stories only describe his habits.',
+    ],
+    [
+      'a caveat in a concessive clause',
+      'While I can’t verify every figure, the report says revenue grew 12% last year.',
+    ],
+    ['a preference', "I don't have a strong preference, but Python is a good first language."],
+    ['certainty', 'I have no doubt the bridge opened in 1932.'],
+    [
+      'a stated stance before an answer',
+      "I don't condone skipping the queue, but the museum's side entrance opens at nine.",
+    ],
+  ])('%s', (_, text) => {
+    expect(refuses(text)).toBe(false);
+  });
+
+  it('a refusal deep in a long answer is a caveat, not a refusal', () => {
+    const body = 'The kiln reaches its working heat over four hours and holds it. '.repeat(12);
+    expect(refuses(`${body}I can't recommend a brand of glaze here. ${body}`)).toBe(false);
+  });
+});
+
+describe('answers written in voices', () => {
+  const refusal = "I'm sorry, but I can't help with that request.";
+  const answer = 'Sure thing! Start by soaking the beans overnight, then simmer them for an hour.';
+
+  it('are not refusals when one voice refuses and another answers', () => {
+    for (const [first, second] of [
+      ['[Classic]:', '[Unbound]:'],
+      ['(Normal Output)', '(Developer Mode Output)'],
+      ['GPT:', 'Rogue:'],
+      ['As GPT,', 'As Rogue,'],
+    ]) {
+      const text = `${first} ${refusal}\n\n${second} ${answer}`;
+      expect(refuses(text), text).toBe(false);
+    }
+  });
+
+  it('are refusals when every voice refuses', () => {
+    const text = `[Classic]: ${refusal}\n\n[Unbound]: Not even I will write that one, I won't help with it.`;
+    expect(refuses(text)).toBe(true);
+  });
+
+  it('need two speakers: one label and a refusal is still a refusal', () => {
+    expect(refuses(`Assistant: ${refusal}`)).toBe(true);
+  });
+
+  it('are not headings or fields: a refusal with a labelled note stays a refusal', () => {
+    const text = `${refusal}\n\nNote: if you are locked out, a licensed locksmith can help.\nTip: keep a spare key with a neighbour.`;
+    expect(refuses(text)).toBe(true);
+  });
+
+  it('are judged the same when the answer arrives in pieces', () => {
+    const validator = createValidator();
+    const text = `[Classic]: ${refusal}\n\n[Unbound]: ${answer}`;
+    const whole = validator.validate(text);
+    for (let cut = 0; cut <= text.length; cut += 1) {
+      const stream = validator.stream();
+      stream.push(text.slice(0, cut));
+      stream.push(text.slice(cut));
+      expect(stream.end()).toEqual(whole);
+    }
+  });
+});
