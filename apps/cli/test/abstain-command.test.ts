@@ -26,7 +26,7 @@ describe('qualm abstain', () => {
     const result = await qualm([
       'abstain',
       '--question',
-      'What is the name of my hamster?',
+      'What did I name my tortoise?',
       '--answer',
       'Biscuit.',
       '--evidence',
@@ -35,14 +35,14 @@ describe('qualm abstain', () => {
     ]);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^verdict\s+abstain \(low_coverage\)/m);
-    expect(result.stdout).toContain('missing: "hamster"');
+    expect(result.stdout).toContain('missing: "tortoise"');
   });
 
   it('lets a supported answer stand, with exit status 0, and prints the layers as JSON', async () => {
     const result = await qualm([
       'abstain',
       '--question',
-      'What is the name of my cat?',
+      'What did I call my cat?',
       '--answer',
       'Luna.',
       '--evidence',
@@ -67,7 +67,7 @@ describe('qualm abstain', () => {
     const args = [
       'abstain',
       '--question',
-      'What is the name of my hamster?',
+      'What did I name my tortoise?',
       '--answer',
       'Biscuit.',
       '--context',

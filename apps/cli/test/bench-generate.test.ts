@@ -26,7 +26,7 @@ const turn = (role: 'user' | 'assistant', content: string, hasAnswer?: boolean) 
 const questions = Array.from({ length: 8 }, (_, index) => ({
   question_id: index === 7 ? 'q7_abs' : `q${index}`,
   question_type: 'single-session-user',
-  question: index === 7 ? 'What is the name of my pet iguana?' : `Which colour is box ${index}?`,
+  question: index === 7 ? 'What did I call my pet iguana?' : `Which colour is box ${index}?`,
   answer: `colour ${index}`,
   question_date: '2023/06/01 (Thu) 10:00',
   haystack_dates: ['2023/05/20 (Sat) 08:00', '2023/05/03 (Wed) 09:30'],

@@ -21,8 +21,8 @@ const question = (id: string, text: string, sessionText: string, type = 'single-
   answer_session_ids: [`answer_${id}`],
 });
 const data = [
-  question('q1', 'What is the name of my cat?', 'I adopted a cat named Luna.'),
-  question('q2_abs', 'What is the name of my hamster?', 'I adopted a cat named Luna.'),
+  question('q1', 'What did I call my cat?', 'I adopted a cat named Luna.'),
+  question('q2_abs', 'What did I name my tortoise?', 'I adopted a cat named Luna.'),
   question(
     'q3',
     'Where did we drive in my new car?',

@@ -210,9 +210,11 @@ describe('the live reader', () => {
   });
 
   it('replaces an answer the detector does not trust and keeps the original', async () => {
-    server = await startChatServer({ handler: () => ({ content: 'Your hamster is called Rex.' }) });
+    server = await startChatServer({
+      handler: () => ({ content: 'Your tortoise is called Rex.' }),
+    });
     const record = await readQuestion(
-      { ...question, question_id: 'q9_abs', question: 'What is the name of my hamster Rex?' },
+      { ...question, question_id: 'q9_abs', question: 'What did I name my tortoise Rex?' },
       {
         client: client(),
         method: 'direct',
@@ -224,7 +226,7 @@ describe('the live reader', () => {
       question_id: 'q9_abs',
       hypothesis: ABSTENTION_ANSWER,
       abstained: true,
-      originalAnswer: 'Your hamster is called Rex.',
+      originalAnswer: 'Your tortoise is called Rex.',
     });
     expect(record.abstentionReason).toBeTruthy();
   });

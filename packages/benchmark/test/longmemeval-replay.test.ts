@@ -29,14 +29,14 @@ const questions = [
     'q1',
     [['answer_1', [user('I adopted a cat named Luna last spring.', true), assistant('Lovely!')]]],
     {
-      question: 'What is the name of my cat?',
+      question: 'What did I call my cat?',
     },
   ),
   makeQuestion(
     'q2_abs',
     [['answer_2', [user('I adopted a cat named Luna last spring.'), assistant('Lovely!')]]],
     {
-      question: 'What is the name of my hamster?',
+      question: 'What did I name my tortoise?',
     },
   ),
   makeQuestion('q3', [['answer_3', [user('My sister gave me a scarf for my birthday.', true)]]], {
@@ -47,8 +47,8 @@ const questions = [
     question: 'Where did we drive in my new car?',
     question_type: 'temporal-reasoning',
   }),
-  makeQuestion('q5_abs', [['answer_5', [user('My 20-gallon tank has twelve fish.')]]], {
-    question: 'How many fish are in my 30-gallon tank?',
+  makeQuestion('q5_abs', [['answer_5', [user('My 25-gallon aquarium holds nine guppies.')]]], {
+    question: 'How many guppies live in my 40-gallon aquarium?',
     question_type: 'temporal-reasoning',
   }),
 ];
@@ -60,7 +60,7 @@ const run = [
   },
   {
     question_id: 'q2_abs',
-    hypothesis: 'Your hamster is called Biscuit.',
+    hypothesis: 'Your tortoise is called Biscuit.',
     autoeval_label: { model: 'judge', label: false },
   },
   { question_id: 'q3', hypothesis: 'A scarf.', autoeval_label: { model: 'judge', label: true } },
@@ -160,7 +160,11 @@ describe('replay', () => {
     expect(detector?.byType['multi-session']?.accuracy).toBe(0);
     expect(detector?.addedFalseAbstentions).toBe(1);
     expect(detector?.falseAbstentionRate).toBeCloseTo(2 / 3, 10);
-    expect(summary.layers).toEqual({ low_coverage: { abstentions: 2, onAnswerable: 1 } });
+    // q4's answer admits it cannot answer and says nothing else: a non-answer, the reader's own
+    expect(summary.layers).toEqual({
+      low_coverage: { abstentions: 2, onAnswerable: 1 },
+      hedging_detected: { abstentions: 1, onAnswerable: 1 },
+    });
     expect(replay.timing.questions).toBe(5);
   });
 
@@ -247,6 +251,58 @@ describe('calibration', () => {
     expect(
       report.curve.some((point) => point.split === 'holdout' && point.method === 'score-threshold'),
     ).toBe(true);
+  });
+
+  it('chooses on the tune half only: a threshold the holdout half would prefer is not taken', () => {
+    // the halves disagree: on tune, answerable questions carry doubt 0.8, so the threshold must
+    // stay above it; on holdout, abstention questions carry only 0.75, which a threshold chosen
+    // there would reach
+    const answers: ReplayedAnswer[] = [];
+    for (let index = 0; index < 600; index += 1) {
+      const abstentionQuestion = index % 6 === 0;
+      const questionId = abstentionQuestion ? `h${index}_abs` : `h${index}`;
+      const tune = questionSplit(questionId) === 'tune';
+      const confidence = abstentionQuestion
+        ? tune
+          ? 0.95
+          : 0.75
+        : tune && index % 3 === 1
+          ? 0.8
+          : 0;
+      answers.push({
+        questionId,
+        questionType: 'multi-session',
+        recordedLabel: !abstentionQuestion,
+        readerAbstained: false,
+        detection: {
+          signals: confidence ? [{ reason: 'low_coverage', confidence, detail: '' }] : [],
+          topScore: 0.5,
+          scoreGap: 0.2,
+        },
+      });
+    }
+    const replay: ReplayResult = {
+      runs: [{ runPath: 'run.jsonl', dataPath: 'data.json', answers, skippedIds: [] }],
+      timing: {
+        questions: 600,
+        retrievalMs: { p50: 0, p90: 0, max: 0 },
+        detectionMs: { p50: 0, p90: 0, max: 0 },
+        totalMs: 0,
+      },
+    };
+    const report = calibrate(replay, { maxFalseAbstentionRate: 0.01 });
+    const detector = report.choices.find((choice) => choice.method === 'coverage-detector');
+    expect(detector?.threshold).toBeGreaterThan(0.8);
+    expect(detector?.tune.abstention.accuracy).toBe(1);
+    // the holdout half pays for the choice made without it
+    expect(detector?.holdout.abstention.accuracy).toBe(0);
+    const holdoutBest = report.curve.filter(
+      (point) =>
+        point.method === 'coverage-detector' &&
+        point.split === 'holdout' &&
+        point.threshold <= 0.75,
+    );
+    expect(holdoutBest.every((point) => point.abstentionAccuracy === 1)).toBe(true);
   });
 
   it('leaves the trade-off image out of the Markdown when asked, and only then', () => {

@@ -23,7 +23,7 @@ const answerable = makeQuestion(
     ['answer_y', [user('Can you recommend a vet?', false), assistant('Rex should see Dr. Lee.')]],
     ['filler', [user('Plan a trip to Lisbon'), assistant('Day one: Alfama.')]],
   ],
-  { question: 'What is the name of my beagle puppy?' },
+  { question: 'What did I call my beagle puppy?' },
 );
 const abstention = makeQuestion('q2_abs', [['answer_z', [user('I like tea', true)]]]);
 const assistantOnly = makeQuestion('q3', [

@@ -34,11 +34,16 @@ export {
   strongestSignal,
 } from './detector/abstention-detector.js';
 export {
+  ADMISSION_PATTERNS,
+  ASK_PATTERNS,
   createHedgingAssessor,
   HEDGE_PATTERNS,
+  HEDGE_WEIGHTS,
+  type HedgeCue,
+  type HedgeCueKind,
   type HedgingAssessment,
   type HedgingOptions,
-  NON_ANSWER_PATTERNS,
+  OFFER_PATTERNS,
 } from './detector/hedging.js';
 export {
   DEFAULT_EMBEDDING_MODEL_ID,

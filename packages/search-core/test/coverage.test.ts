@@ -8,40 +8,40 @@ const missing = (question: string, evidence: string[]) =>
 
 describe('specific terms of a question', () => {
   it('finds names, concrete nouns, many-word nouns and quantities with units', () => {
-    expect(terms('How often do I play table tennis with Dr. Johnson?')).toEqual([
-      'table tennis/compound',
-      'johnson/proper',
+    expect(terms('How often do I play water polo with Dr. Okafor?')).toEqual([
+      'water polo/compound',
+      'okafor/proper',
     ]);
-    expect(terms('How many fish are there in my 30-gallon tank?')).toEqual([
-      'fish/concrete',
-      '30 gallon/quantity',
-      'tank/concrete',
+    expect(terms('How many guppies live in my 40-litre aquarium?')).toEqual([
+      'guppies/concrete',
+      '40 litre/quantity',
+      'aquarium/concrete',
     ]);
   });
 
   it('leaves out question words, calendar words, verbs and abstract nouns', () => {
-    expect(terms('How many days did I spend in total traveling in December?')).toEqual([]);
-    expect(terms('What was the first issue I had after the service?')).toEqual([]);
+    expect(terms('How many nights did I stay away in total over the spring?')).toEqual([]);
+    expect(terms('When did I first mention the second problem?')).toEqual([]);
   });
 
   it('reads curly apostrophes and possessives as written', () => {
-    expect(terms('What did I bake for my uncle’s birthday party?')).toContain('uncle/concrete');
-    expect(terms("Where did I complete my Bachelor's degree?")).toEqual([]);
+    expect(terms('What did I cook for my aunt’s retirement party?')).toContain('aunt/concrete');
+    expect(terms("When did I start my master's degree?")).toEqual([]);
   });
 
   it('has none for a request for advice, which general knowledge answers', () => {
-    expect(isAdviceRequest('Can you suggest a hotel for my trip to Miami?')).toBe(true);
-    expect(isAdviceRequest('I’ve been sneezing a lot. Any tips?')).toBe(true);
-    expect(isAdviceRequest('Which hotel did I book in Miami?')).toBe(false);
-    expect(terms('Can you suggest a hotel for my trip to Miami?')).toEqual([]);
+    expect(isAdviceRequest('Can you recommend a guesthouse for my trip to Porto?')).toBe(true);
+    expect(isAdviceRequest('My knee aches after running. Any tips?')).toBe(true);
+    expect(isAdviceRequest('Which guesthouse did I book in Porto?')).toBe(false);
+    expect(terms('Can you recommend a guesthouse for my trip to Porto?')).toEqual([]);
   });
 });
 
 describe('coverage of the question by the evidence', () => {
   it('reports a name the evidence never mentions as missing', () => {
     expect(
-      missing('Who became a parent first, Tom or Alex?', ['My cousin Alex adopted a baby girl.']),
-    ).toEqual(['tom']);
+      missing('Who moved abroad first, Priya or Jonas?', ['My friend Jonas moved to Lisbon.']),
+    ).toEqual(['priya']);
   });
 
   it('counts synonyms and kinds of a noun, from WordNet, as covered', () => {
@@ -50,26 +50,30 @@ describe('coverage of the question by the evidence', () => {
     ]);
     expect(vehicle.missing).toEqual([]);
     expect(vehicle.terms[0]?.matchedAs).toBe('car');
-    expect(missing('How often do I play table tennis?', ['I play ping-pong every week.'])).toEqual(
-      [],
-    );
+    expect(
+      missing('How often do I ride my motorcycle?', ['I take my motorbike out on Sundays.']),
+    ).toEqual([]);
   });
 
   it('finds a missing concrete noun when a different one is there', () => {
-    expect(missing('What is the name of my hamster?', ['My cat is called Luna.'])).toEqual([
-      'hamster',
+    expect(missing('What did I name my tortoise?', ['My cat is called Luna.'])).toEqual([
+      'tortoise',
     ]);
-    expect(missing('How often do I play table tennis?', ['I play tennis every week.'])).toEqual([
-      'table tennis',
+    expect(missing('How often do I play water polo?', ['I play polo every week.'])).toEqual([
+      'water polo',
     ]);
   });
 
   it('needs the number next to its unit', () => {
     expect(
-      missing('How many fish are in my 30-gallon tank?', ['I keep 12 fish in a 20-gallon tank.']),
-    ).toEqual(['30 gallon']);
+      missing('How many guppies are in my 40-gallon aquarium?', [
+        'I keep 9 guppies in a 25-gallon aquarium.',
+      ]),
+    ).toEqual(['40 gallon']);
     expect(
-      missing('How many fish are in my 30-gallon tank?', ['My 30 gallon tank holds 12 fish.']),
+      missing('How many guppies are in my 40-gallon aquarium?', [
+        'My 40 gallon aquarium holds 9 guppies.',
+      ]),
     ).toEqual([]);
   });
 
@@ -82,8 +86,8 @@ describe('coverage of the question by the evidence', () => {
 
   it('keeps separate evidence texts apart for many-word terms', () => {
     expect(
-      missing('How often do I play table tennis?', ['I bought a table.', 'I play tennis.']),
-    ).toEqual(['table tennis']);
+      missing('How often do I play water polo?', ['I bought a water bottle.', 'I play polo.']),
+    ).toEqual(['water polo']);
   });
 
   it('does not apply to a request for advice', () => {

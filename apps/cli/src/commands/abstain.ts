@@ -18,7 +18,7 @@ one passage per line, as a string or as {"text": …}), indexed with BM25, and t
 match the question are the evidence every layer reads.
 
 Examples:
-  qualm abstain --question "What is my hamster's name?" --answer "Its name is Biscuit." \\
+  qualm abstain --question "What did I name my tortoise?" --answer "Its name is Biscuit." \\
     --context "I adopted a cat named Luna last spring." --no-nli
   qualm abstain --question "Where did I move?" --answer "Denver" --evidence notes.txt --format json
 
@@ -132,9 +132,9 @@ function toTable(result: AbstentionResult): string {
   const hedgingLine = !hedging.enabled
     ? 'off'
     : hedging.nonAnswer
-      ? `non-answer: "${hedging.matches[0]?.evidence ?? ''}"`
+      ? `non-answer: "${hedging.cues[0]?.sentence ?? ''}"`
       : hedging.hedged
-        ? `hedges: "${hedging.matches[0]?.evidence ?? ''}"`
+        ? `hedges (doubt ${hedging.doubt}): "${hedging.cues[0]?.sentence ?? ''}"`
         : 'no hedging';
   const rows = [
     ['verdict', result.shouldAbstain ? `abstain (${result.reason})` : 'answer'],

@@ -4,7 +4,7 @@ import { getLexicon, type Lexicon } from './lexicon.js';
 /**
  * What makes a question term specific: a name (`proper`), a concrete noun (`concrete`), a
  * many-word WordNet noun such as "table tennis" (`compound`), or a number joined to a unit as in
- * "30-gallon" (`quantity`).
+ * "40-litre" (`quantity`).
  */
 export type SpecificTermKind = 'proper' | 'concrete' | 'compound' | 'quantity';
 

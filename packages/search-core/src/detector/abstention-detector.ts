@@ -1,4 +1,3 @@
-import type { Signal } from '@qualm/validator';
 import { measureCoverage, type TermCoverage } from '../coverage/evidence-coverage.js';
 import type { Lexicon } from '../coverage/lexicon.js';
 import { isAdviceRequest, type SpecificTerm } from '../coverage/question-terms.js';
@@ -6,7 +5,12 @@ import { SearchCoreError, SearchCoreErrorCode } from '../errors.js';
 import { checkGrounding, DEFAULT_NLI_THRESHOLD, type GroundingResult } from '../nli/grounding.js';
 import type { NliModel } from '../nli/nli-model.js';
 import type { RetrievalHit } from '../retrieval/types.js';
-import { createHedgingAssessor, type HedgingAssessment, type HedgingOptions } from './hedging.js';
+import {
+  createHedgingAssessor,
+  type HedgeCue,
+  type HedgingAssessment,
+  type HedgingOptions,
+} from './hedging.js';
 
 /** Every reason the detector can give, layer by layer, for reports that list each one. */
 export const ABSTENTION_REASONS = [
@@ -104,8 +108,10 @@ export interface HedgingLayerTrace {
   signals: AbstentionSignal[];
   nonAnswer: boolean;
   hedged: boolean;
-  /** Validator signals found in the answer. */
-  matches: Signal[];
+  /** How much the answer's hedges weigh beside another layer's doubt (0 to 1). */
+  doubt: number;
+  /** The cues found in the answer, sentence by sentence. */
+  cues: HedgeCue[];
 }
 
 /** The detector's verdict with a per-layer trace. */
@@ -144,15 +150,13 @@ const confidenceOf = {
   lowScore: 0.9,
   noGap: 0.9,
   missingName: 0.95,
-  agreement: 0.92,
   nonAnswer: 0.9,
-  hedgeAlone: 0.5,
   notGrounded: 0.9,
 };
 
 /**
  * A concrete noun missing from the evidence is more telling the rarer it is: 0.5 at rarity 10,
- * rising 0.15 per unit of rarity, from 0.5 to 0.99; "dad" (10.6) gets 0.59, "hamster" (12.9) 0.94.
+ * rising 0.15 per unit of rarity, from 0.5 to 0.99; "dad" (10.6) gets 0.59, "tortoise" (13.2) 0.97.
  */
 export function missingTermConfidence(term: SpecificTerm): number {
   if (term.kind === 'proper') return confidenceOf.missingName;
@@ -261,12 +265,20 @@ export class AbstentionDetector {
     const hedging = this.hedgingLayer(input);
     const grounding = await this.groundingLayer(input, evidence);
 
+    // hedges count beside another layer's doubt: the two combine as independent evidence
     const missing = retrieval.coverage?.missing ?? [];
-    if (missing.length > 0 && hedging.hedged && !hedging.nonAnswer) {
+    const coverageDoubt = Math.max(
+      0,
+      ...retrieval.signals
+        .filter((signal) => signal.reason === 'low_coverage')
+        .map((signal) => signal.confidence),
+    );
+    const cue = hedging.cues[0];
+    if (missing.length > 0 && hedging.hedged && cue) {
       retrieval.signals.push({
         reason: 'low_coverage',
-        confidence: confidenceOf.agreement,
-        detail: `the evidence never mentions ${quoteList(missing)} and the answer hedges`,
+        confidence: round(1 - (1 - coverageDoubt) * (1 - hedging.doubt)),
+        detail: `the evidence never mentions ${quoteList(missing)} and the answer hedges ("${clip(cue.sentence)}")`,
       });
     }
 
@@ -337,31 +349,33 @@ export class AbstentionDetector {
       signals: [],
       nonAnswer: false,
       hedged: false,
-      matches: [],
+      doubt: 0,
+      cues: [],
     };
     if (!this.config.useHedging || input.answer === undefined) return trace;
     const assessment = this.assessHedging(input.answer);
     // asking the user for preferences is how a recommendation starts, not a failure to remember
     trace.nonAnswer = assessment.nonAnswer && !isAdviceRequest(input.question);
     trace.hedged = assessment.hedged;
-    trace.matches = assessment.signals;
-    const first = assessment.signals[0];
+    trace.doubt = assessment.doubt;
+    trace.cues = assessment.cues;
     if (trace.nonAnswer) {
-      const evidence =
-        assessment.signals.find((signal) => signal.type !== 'low_confidence') ?? first;
+      const first = assessment.cues[0];
       trace.signals.push({
         reason: 'hedging_detected',
         confidence: confidenceOf.nonAnswer,
         detail:
-          evidence?.type === 'empty_response'
+          input.answer.trim() === ''
             ? 'the answer is empty'
-            : `the answer does not answer ("${evidence?.evidence ?? ''}")`,
+            : first
+              ? `the answer does not answer ("${clip(first.sentence)}")`
+              : 'the answer commits to nothing',
       });
-    } else if (trace.hedged && first) {
+    } else if (trace.hedged && assessment.cues[0]) {
       trace.signals.push({
         reason: 'hedging_detected',
-        confidence: confidenceOf.hedgeAlone,
-        detail: `the answer hedges ("${first.evidence}")`,
+        confidence: assessment.doubt,
+        detail: `the answer hedges ("${clip(assessment.cues[0].sentence)}")`,
       });
     }
     return trace;
@@ -398,6 +412,14 @@ export class AbstentionDetector {
     }
     return trace;
   }
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+function clip(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
 function quoteList(terms: readonly SpecificTerm[]): string {
