@@ -53,8 +53,8 @@ const pattern = (strings: TemplateStringsArray, ...values: string[]) =>
 // a refusal keeps clear of "I can't thank you enough" and "I cannot recommend it enough"
 const NOT_ENOUGH = String.raw`(?![^.!?\n]{0,60}\benough\b)`;
 
-// "While I can't X, I can Y": a caveat before an answer, not a refusal
-const CONCESSIVE = String.raw`(?<!\b(?:while|although|though|whilst)\s)`;
+// "While I can't X, I can Y" is a caveat before an answer, "I promise I won't" a commitment
+const CONCESSIVE = String.raw`(?<!\b(?:while|although|though|whilst|promise|swear)\s)`;
 
 // a stance inside a clause ("remember, I don't condone …", "I must stress that I do not …") is a
 // disclaimer that comes with an answer
