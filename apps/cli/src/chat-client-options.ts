@@ -1,5 +1,12 @@
-import { type ChatClient, type ChatClientOptions, JudgeError, JudgeErrorCode } from '@qualm/judge';
-import type { Command } from 'commander';
+import {
+  type ChatClient,
+  type ChatClientOptions,
+  JudgeError,
+  JudgeErrorCode,
+  type MaxTokensParameter,
+  maxTokensParameters,
+} from '@qualm/judge';
+import { type Command, Option } from 'commander';
 import { CliError, CliErrorCode } from './errors.js';
 import { parseNumberOption } from './io.js';
 
@@ -10,12 +17,16 @@ export interface ChatClientFlags {
   timeout: string;
   maxAttempts: string;
   retryDelay: string;
+  maxTokensParameter: MaxTokensParameter;
 }
 
 /** What the flags describe: calls at the same time, and the client options but model and key. */
 export interface ChatClientSettings {
   concurrency: number;
-  clientOptions: Pick<ChatClientOptions, 'baseURL' | 'timeoutMs' | 'maxAttempts' | 'backoff'>;
+  clientOptions: Pick<
+    ChatClientOptions,
+    'baseURL' | 'timeoutMs' | 'maxAttempts' | 'backoff' | 'maxTokensParameter'
+  >;
 }
 
 /** Adds `--base-url` to a command. */
@@ -26,13 +37,24 @@ export function addBaseUrlOption(command: Command): Command {
   );
 }
 
-/** Adds `--concurrency` (described for this command), `--timeout`, `--max-attempts` and `--retry-delay`. */
+/**
+ * Adds `--concurrency` (described for this command), `--timeout`, `--max-attempts`, `--retry-delay`
+ * and `--max-tokens-parameter`.
+ */
 export function addRequestOptions(command: Command, concurrencyDescription: string): Command {
   return command
     .option('--concurrency <n>', concurrencyDescription, '4')
     .option('--timeout <ms>', 'time allowed for one request', '60000')
     .option('--max-attempts <n>', 'requests per call before a transient failure is final', '3')
-    .option('--retry-delay <ms>', 'delay before the first retry, doubled for each retry', '500');
+    .option('--retry-delay <ms>', 'delay before the first retry, doubled for each retry', '500')
+    .addOption(
+      new Option(
+        '--max-tokens-parameter <field>',
+        'request field of the reply length: max_tokens (what the LongMemEval harness sends; every OpenAI-compatible server takes it) or max_completion_tokens (OpenAI reasoning models)',
+      )
+        .choices([...maxTokensParameters])
+        .default('max_tokens'),
+    );
 }
 
 /** Reads the endpoint and request flags; a bad value throws one line that names the flag. */
@@ -56,6 +78,7 @@ export function readChatClientFlags(flags: ChatClientFlags): ChatClientSettings 
       timeoutMs,
       maxAttempts,
       backoff: { baseDelayMs: retryDelayMs },
+      maxTokensParameter: flags.maxTokensParameter,
     },
   };
 }

@@ -24,7 +24,9 @@ export {
   resolveJudgeModel,
   runEvaluation,
 } from './longmemeval/evaluator.js';
+export { FLAT_BM25_PARAMETERS, FlatBm25Index } from './longmemeval/flat-bm25.js';
 export {
+  DEFAULT_HISTORY_TOP_K,
   formatHistory,
   type HistoryChunk,
   type HistoryContent,
@@ -34,9 +36,23 @@ export {
   type HistoryTurn,
   historyFormats,
   historySources,
-  pythonJsonDumps,
+  rankCorpusIds,
   selectHistory,
 } from './longmemeval/history.js';
+export {
+  CONTEXT_RESERVE_TOKENS,
+  countsWithO200k,
+  defaultHistoryTokenizer,
+  folderTokenizer,
+  type HistoryFit,
+  type HistoryTokenizer,
+  historyTokenBudget,
+  loadHistoryTokenizer,
+  MODEL_CONTEXT_LIMITS,
+  modelContextLimit,
+  o200kTokenizer,
+  READER_MODEL_ALIASES,
+} from './longmemeval/history-truncation.js';
 export { JsonArraySplitter, JsonArraySyntaxError } from './longmemeval/json-array-splitter.js';
 export {
   ABSTENTION_JUDGE_TEMPLATE,
@@ -59,6 +75,16 @@ export {
   streamLongMemEval,
 } from './longmemeval/loader.js';
 export {
+  numpyMean,
+  numpyRound,
+  numpySum,
+  PythonFloat,
+  pythonFloatRepr,
+  pythonJsonDumps,
+  pythonStrip,
+  roundHalfEven,
+} from './longmemeval/python-format.js';
+export {
   computeQaMetrics,
   isExplicitAbstention,
   type JudgedAnswer,
@@ -74,6 +100,7 @@ export {
   type ReaderRun,
   type ReaderRunOptions,
   readQuestion,
+  resolveContextLimit,
   runReader,
 } from './longmemeval/reader.js';
 export {
@@ -83,6 +110,7 @@ export {
   NO_HISTORY_STEP_BY_STEP_SUFFIX,
   NOTE_EXTRACTION_TEMPLATE,
   NOTE_MAX_TOKENS,
+  READER_MAX_TOKENS,
   type ReadingMethod,
   readerMaxTokens,
   readingMethods,
@@ -133,12 +161,21 @@ export {
   type RetrievalLevel,
 } from './longmemeval/retrieval-corpus.js';
 export {
+  completeRanking,
   evaluateRetrieval,
   type QuestionRetrievalResult,
+  type RankedQuestion,
   type RetrievalEvaluation,
   type RetrievalEvaluationOptions,
   type RetrievalMetrics,
 } from './longmemeval/retrieval-evaluation.js';
+export {
+  openRetrievalLog,
+  type RetrievalLog,
+  type RetrievalLogWriter,
+  readRetrievalLog,
+  retrievalLogLine,
+} from './longmemeval/retrieval-log.js';
 export {
   type RankingScoreOptions,
   type RankingScores,
@@ -155,6 +192,7 @@ export {
   createLongMemEvalRetriever,
   type LongMemEvalRetrieverOptions,
   longMemEvalFullTextOptions,
+  needsEmbedder,
   type RetrieverKind,
   retrieverKinds,
 } from './longmemeval/retrievers.js';

@@ -154,7 +154,8 @@ describe('runEvaluation', () => {
     expect(run).toMatchObject({ total: 7, written: 7, missingIds: ['not-in-data'], failures: [] });
     const requests = server.chatRequests().map((request) => request.body!);
     expect(requests.every((body) => body.temperature === 0)).toBe(true);
-    expect(requests.every((body) => body.max_completion_tokens === 10)).toBe(true);
+    expect(requests.every((body) => body.max_tokens === 10 && body.n === 1)).toBe(true);
+    expect(requests.some((body) => 'max_completion_tokens' in body)).toBe(false);
     expect(requests.every((body) => body.model === 'gpt-4o-2024-08-06')).toBe(true);
     const lines = (await readFile(paths.outPath, 'utf8'))
       .trim()

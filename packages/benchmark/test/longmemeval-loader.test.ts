@@ -137,10 +137,24 @@ describe('the LongMemEval loader', () => {
     expect(error.message).toMatch(/record 2 is not valid JSON/);
   });
 
-  it('rejects a file that is not a JSON array', async () => {
-    const path = await writeData(join(folder.path, 'object.json'), JSON.stringify(questions[0]));
+  it('rejects a file that is neither a JSON array nor JSON Lines', async () => {
+    const path = await writeData(join(folder.path, 'number.json'), '42\n');
     const error = await failure(collect(path));
     expect(error.message).toContain('not a JSON array');
+  });
+
+  it('reads a file of one record per line (JSON Lines, as a retrieval log is), naming the line of a bad one', async () => {
+    const lines = questions.map((question) => JSON.stringify(question)).join('\n');
+    const path = await writeData(join(folder.path, 'records.jsonl.gz'), `\n${lines}\n\n`);
+    expect((await collect(path)).map((question) => question.question_id)).toEqual(
+      questions.map((question) => question.question_id),
+    );
+    const broken = await writeData(
+      join(folder.path, 'broken.jsonl'),
+      `${JSON.stringify(questions[0])}\n${JSON.stringify({ ...questions[1], question: 7 })}\n`,
+    );
+    const error = await failure(collect(broken));
+    expect(error.message).toMatch(/broken\.jsonl:2 \(question_id "[^"]+"\): question: /);
   });
 
   it('rejects two records with the same question id when loading into a map', async () => {

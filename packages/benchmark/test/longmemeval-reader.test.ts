@@ -38,7 +38,7 @@ const promptOf = (body: ChatServerRequestBody) => String(body.messages.at(-1)?.c
 function client(overrides: { timeoutMs?: number; maxAttempts?: number } = {}) {
   if (!server) throw new Error('start the server first');
   return createChatClient({
-    model: 'reader-model',
+    model: 'gpt-4o-mini',
     baseURL: server.baseURL,
     apiKey: 'test-key',
     backoff: { baseDelayMs: 5, maxDelayMs: 20 },
@@ -63,7 +63,7 @@ const question = makeQuestion(
 describe('the reader history', () => {
   it('writes the harness prompt: sessions sorted by date, JSON of the turns without has_answer, the current date', async () => {
     const built = await buildReaderPrompt(question, {
-      client: createChatClient({ model: 'unused', apiKey: 'unused' }),
+      client: createChatClient({ model: 'gpt-4o', apiKey: 'unused' }),
       method: 'direct',
       history: { source: 'full' },
     });
@@ -81,7 +81,7 @@ describe('the reader history', () => {
 
   it('uses the step-by-step template for cot reading', async () => {
     const built = await buildReaderPrompt(question, {
-      client: createChatClient({ model: 'unused', apiKey: 'unused' }),
+      client: createChatClient({ model: 'gpt-4o', apiKey: 'unused' }),
       method: 'cot',
       history: { source: 'oracle' },
     });
@@ -168,7 +168,7 @@ describe('the reader history', () => {
 
   it('asks only the question when there is no history', async () => {
     const built = await buildReaderPrompt(question, {
-      client: createChatClient({ model: 'unused', apiKey: 'unused' }),
+      client: createChatClient({ model: 'gpt-4o', apiKey: 'unused' }),
       method: 'cot',
       history: { source: 'none' },
     });
@@ -198,13 +198,14 @@ describe('the live reader', () => {
     expect(promptOf(requests[0]!)).toContain(
       'Chat History:\nSession Date: 2023/05/20 (Sat) 10:00\nSession Content:\n[{"role": "user", "content": "I moved to Lisbon."}',
     );
-    expect(requests[0]?.max_completion_tokens).toBe(500);
+    expect(requests[0]).toMatchObject({ max_tokens: 500, n: 1, temperature: 0 });
+    expect(requests[0]).not.toHaveProperty('max_completion_tokens');
     const answerPrompt = promptOf(requests[2]!);
     expect(answerPrompt).toContain(
       'Session Date: 2023/05/02 (Tue) 09:00\nSession Content:\n\n{"session_summary": "The caf\\u00e9 is Brew."}\n',
     );
     expect(answerPrompt).toContain('{"session_summary": "empty"}');
-    expect(requests[2]?.max_completion_tokens).toBe(800);
+    expect(requests[2]).toMatchObject({ max_tokens: 800, n: 1 });
     expect(requests[2]?.temperature).toBe(0);
     expect(record.usage.calls).toBe(3);
   });

@@ -107,7 +107,8 @@ describe('QA metrics', () => {
       },
     ]);
     expect(metrics.overall).toBe(0.6);
-    expect(metrics.taskAveraged).toBeCloseTo((0.5 + 1 + 0.5) / 3, 10);
+    // three of the six official types have no question: the official script prints nan
+    expect(metrics.taskAveraged).toBeNull();
     expect(metrics.abstention).toEqual({ accuracy: 0.5, correct: 1, n: 2 });
     expect(metrics.falseAbstentionRate).toBeCloseTo(1 / 3, 10);
     expect(metrics.addedFalseAbstentionRate).toBe(0);

@@ -25,6 +25,20 @@ export interface ChatMessage {
  */
 export type StructuredOutputMode = 'auto' | 'json_schema' | 'text';
 
+/**
+ * The request field that carries the reply length: `max_tokens`, what the LongMemEval harness
+ * sends and what every OpenAI-compatible server takes, or `max_completion_tokens`, the newer name
+ * OpenAI requires for its reasoning models (and that older vLLM, llama.cpp and many proxies reject
+ * or ignore).
+ */
+export type MaxTokensParameter = 'max_tokens' | 'max_completion_tokens';
+
+/** The reply-length fields, for option parsing. */
+export const maxTokensParameters: readonly MaxTokensParameter[] = [
+  'max_tokens',
+  'max_completion_tokens',
+];
+
 /** Options of {@link createChatClient}. */
 export interface ChatClientOptions {
   /** Model id sent with every request. */
@@ -35,8 +49,10 @@ export interface ChatClientOptions {
   apiKey?: string;
   /** Sampling temperature (default 0, as judges should be). */
   temperature?: number;
-  /** Upper bound of tokens in each reply, sent as `max_completion_tokens` when given. */
+  /** Upper bound of tokens in each reply, sent (as `maxTokensParameter`) when given. */
   maxTokens?: number;
+  /** The field the reply length is sent in (`max_tokens`). */
+  maxTokensParameter?: MaxTokensParameter;
   /** Time allowed for one request before it counts as timed out (default 60,000 ms). */
   timeoutMs?: number;
   /** Requests per call, the first included, before a transient failure is final (default 3). */
@@ -89,6 +105,8 @@ export interface StructuredResult<Value> {
 /** A chat-completions client with one retry policy, usage accounting and structured replies. */
 export interface ChatClient {
   readonly model: string;
+  /** The field the reply length is sent in. */
+  readonly maxTokensParameter?: MaxTokensParameter;
   readonly baseURL: string;
   readonly temperature: number;
   /** The mode the next structured call will use (`auto` resolves once the server has answered). */
@@ -124,6 +142,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       maxAttempts: z.number().int().min(1),
       maxParseAttempts: z.number().int().min(1),
       maxTokens: z.number().int().positive().optional(),
+      maxTokensParameter: z.enum(['max_tokens', 'max_completion_tokens']),
     })
     .safeParse({
       model: options.model,
@@ -132,6 +151,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       maxAttempts: options.maxAttempts ?? 3,
       maxParseAttempts: options.maxParseAttempts ?? 3,
       maxTokens: options.maxTokens,
+      maxTokensParameter: options.maxTokensParameter ?? 'max_tokens',
     });
   if (!settings.success) {
     const issue = settings.error.issues[0];
@@ -144,7 +164,15 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     /\/+$/,
     '',
   );
-  const { model, temperature, timeoutMs, maxAttempts, maxParseAttempts, maxTokens } = settings.data;
+  const {
+    model,
+    temperature,
+    timeoutMs,
+    maxAttempts,
+    maxParseAttempts,
+    maxTokens,
+    maxTokensParameter,
+  } = settings.data;
   const sdk = new OpenAI({
     apiKey,
     baseURL,
@@ -209,9 +237,11 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
           {
             model,
             messages: messages.map((message) => ({ role: message.role, content: message.content })),
+            // one choice, said explicitly as the LongMemEval harness says it
+            n: 1,
             temperature: callOptions.temperature ?? temperature,
             ...((callOptions.maxTokens ?? maxTokens)
-              ? { max_completion_tokens: callOptions.maxTokens ?? maxTokens }
+              ? { [maxTokensParameter]: callOptions.maxTokens ?? maxTokens }
               : {}),
             ...(responseFormat ? { response_format: responseFormat } : {}),
           },
@@ -242,6 +272,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     model,
     baseURL,
     temperature,
+    maxTokensParameter,
     get structuredOutput() {
       return structuredOutput;
     },

@@ -26,6 +26,8 @@ export {
   createChatClient,
   formatIssues,
   jsonSchemaOf,
+  type MaxTokensParameter,
+  maxTokensParameters,
   type StructuredOutputMode,
   type StructuredResult,
 } from './client.js';

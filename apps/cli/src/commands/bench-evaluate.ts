@@ -34,6 +34,13 @@ the label is whether the reply contains "yes". Writes the official eval-results 
 line with autoeval_label: {model, label}) as they finish, so the order on disk may differ from the
 input; a rerun with the same --out judges only what is missing. Prints the metrics at the end.
 
+The request is the harness's: one user message, n 1, temperature 0, max_tokens 10
+(--max-tokens-parameter max_completion_tokens for endpoints that want the newer name). The
+harness retries a failed call with backoff until it gets an answer; here a call is tried
+--max-attempts times (3 by default; connection errors, timeouts, 408, 409, 429 and 5xx are
+retried, with backoff from --retry-delay and the server's retry-after), and an answer still not
+judged is reported and left out of the output, so a rerun judges it.
+
 The API key is read from OPENAI_API_KEY (any non-empty value for a local server that needs none);
 the endpoint from --base-url, else OPENAI_BASE_URL, else OpenAI. --model takes the harness's short
 names (gpt-4o, gpt-4o-mini) or any model id.

@@ -1,8 +1,12 @@
 import {
+  DEFAULT_HISTORY_TOP_K,
   type HistoryFormat,
   type HistorySource,
+  type HistoryTokenizer,
   historyFormats,
   historySources,
+  loadHistoryTokenizer,
+  needsEmbedder,
   type ReaderRun,
   type ReadingMethod,
   type RetrievalLevel,
@@ -23,12 +27,13 @@ import {
   requireApiKey,
 } from '../chat-client-options.js';
 import { addDetectorOptions, createDetector, type DetectorFlags } from '../detector-options.js';
+import { CliError, CliErrorCode } from '../errors.js';
 import { formatIdList, formatTable, Progress, parseNumberOption } from '../io.js';
 import { failureLine, formatUsage } from '../run-summary.js';
 import { longmemevalCommand } from './longmemeval-group.js';
 
 interface GenerateFlags extends DetectorFlags, ChatClientFlags {
-  data: string;
+  data?: string;
   out: string;
   model: string;
   reading: ReadingMethod;
@@ -39,6 +44,11 @@ interface GenerateFlags extends DetectorFlags, ChatClientFlags {
   retriever: RetrieverKind;
   embeddingModel: string;
   assistantTurns?: boolean;
+  userOnly?: boolean;
+  cleanTurns?: boolean;
+  retrievalLog?: string;
+  contextLimit?: string;
+  tokenizer?: string;
   ids?: string[];
   limit?: string;
   maxTokens?: string;
@@ -47,18 +57,30 @@ interface GenerateFlags extends DetectorFlags, ChatClientFlags {
 }
 
 const example = `
-Answers LongMemEval questions through any OpenAI-compatible endpoint with the official harness's
-prompts (run_generation.py): the history sorted by date as "### Session i:" blocks with the session
-date and the JSON of its turns (has_answer removed), then "Current Date:" and the question.
+Answers LongMemEval questions through any OpenAI-compatible endpoint exactly as the official
+harness does (run_generation.py with run_generation.sh's defaults): the history sorted by date as
+"### Session i:" blocks with the session date and the JSON of its turns, then "Current Date:" and
+the question; one user message, temperature 0, n 1, max_tokens 800 (what the harness sends for
+every reading method).
 
-  --history full       every session (with --top-k, the latest k, as the harness keeps them)
-  --history oracle     the evidence sessions (answer_session_ids)
-  --history retrieval  the top-k sessions or turns (--level turn) retrieved for the question
-                       (a retrieved turn comes with the reply after it); --top-k defaults to 10
+  --history full       the latest --top-k sessions (or turns with --level turn); 50 by default
+  --history oracle     the evidence sessions (answer_session_ids), the first --top-k
+  --history retrieval  the --top-k best sessions or turns (--level turn) for the question; every
+                       item is ranked, so the reader sees k whenever the haystack has them; a
+                       retrieved turn comes with the reply after it. --retrieval-log FILE takes
+                       the rankings of a retrieval log instead (qualm's, or run_retrieval.py's)
   --reading direct     answer at once (the harness's "direct")
   --reading cot        answer step by step in one call (what run_generation.sh calls "con")
   --reading con        chain-of-note: a reading note per chunk first, then the step-by-step
                        answer over the notes (run_generation.sh's "con-separate")
+
+has_answer is removed from sessions and retrieved rounds; a turn shown alone (--level turn with
+full or oracle history) keeps it, as the harness leaves it (--clean-turns removes it there too).
+A history longer than the model's context less 800 and 1000 tokens is cut to that many tokens, as
+the harness cuts it: o200k_base counts for GPT-4/3.5 models; other models need their own tokenizer
+(--tokenizer DIR, or <--models-dir>/<model>/tokenizer.json) once a history may be that long. The
+context length comes from the harness's table (gpt-4o, gpt-4o-mini-2024-07-18,
+meta-llama/Meta-Llama-3.1-8B-Instruct, ...); any other model needs --context-limit.
 
 Writes {question_id, hypothesis} lines (with --abstention also abstained, abstentionReason and
 originalAnswer) and each line's token usage. Lines are appended as answers finish, so their order
@@ -71,15 +93,22 @@ Examples:
   qualm bench longmemeval generate --data longmemeval_oracle.json --model gpt-4o-mini \\
     --history oracle --reading con --out oracle_con.jsonl
   qualm bench longmemeval generate --data longmemeval_s_cleaned.json.gz --history retrieval \\
-    --top-k 10 --model meta-llama/Meta-Llama-3.1-8B-Instruct --base-url http://127.0.0.1:8001/v1 \\
-    --abstention --no-nli --out s_rag_cot.jsonl`;
+    --model meta-llama/Meta-Llama-3.1-8B-Instruct --base-url http://127.0.0.1:8001/v1 \\
+    --tokenizer models/meta-llama/Meta-Llama-3.1-8B-Instruct --abstention --no-nli --out s_rag_cot.jsonl
+  qualm bench longmemeval retrieve --data longmemeval_s_cleaned.json.gz --level turn \\
+    --retriever flat-bm25 --log s_turn.retrievallog
+  qualm bench longmemeval generate --retrieval-log s_turn.retrievallog --history retrieval \\
+    --level turn --model gpt-4o-mini --out s_bm25_turn.jsonl`;
 
 /** Registers `qualm bench longmemeval generate`. */
 export function registerBenchGenerate(program: Command): void {
   const command = longmemevalCommand(program)
     .command('generate')
     .description('Answer LongMemEval questions with a live model, as the official harness does.')
-    .requiredOption('--data <file>', 'LongMemEval file (oracle, S or M; plain or .gz)')
+    .option(
+      '--data <file>',
+      'LongMemEval file (oracle, S or M; plain or .gz); defaults to the --retrieval-log, which holds the questions too',
+    )
     .requiredOption('--model <model>', 'answering model')
     .requiredOption('--out <file>', 'hypotheses JSON Lines; a rerun continues it');
   addBaseUrlOption(command)
@@ -98,7 +127,10 @@ export function registerBenchGenerate(program: Command): void {
         .choices(['session', 'turn'])
         .default('session'),
     )
-    .option('--top-k <n>', 'how many sessions or turns to keep')
+    .option(
+      '--top-k <n>',
+      `how many sessions or turns to keep (default ${DEFAULT_HISTORY_TOP_K}, as run_generation.sh)`,
+    )
     .addOption(
       new Option('--history-format <format>', 'turns as JSON, or as "role: content" lines')
         .choices([...historyFormats])
@@ -115,10 +147,24 @@ export function registerBenchGenerate(program: Command): void {
       DEFAULT_EMBEDDING_MODEL_ID,
     )
     .option('--assistant-turns', 'also index the assistant side for retrieval')
+    .option(
+      '--retrieval-log <file>',
+      "rankings for --history retrieval from a retrieval log (retrieve --log, or the harness's run_retrieval.py)",
+    )
+    .option('--user-only', "show only the user's turns (the harness's --useronly true)")
+    .option('--clean-turns', 'remove has_answer from turns shown alone too (the harness keeps it)')
+    .option(
+      '--context-limit <tokens>',
+      "the model's context length, to which the history is cut (less the answer and 1000 tokens); none never cuts (default: the harness's table)",
+    )
+    .option(
+      '--tokenizer <name>',
+      "o200k_base, or the folder of the model's tokenizer.json, to count the history (default: o200k_base for GPT models, else <--models-dir>/<model>)",
+    )
     .option('--ids <ids...>', 'answer only these question ids')
     .option('--limit <n>', 'answer only the first n questions');
   addRequestOptions(command, 'questions answered at the same time')
-    .option('--max-tokens <n>', 'reply length of the answer (default 500 direct, 800 otherwise)')
+    .option('--max-tokens <n>', 'reply length of the answer (default 800, as the harness sends)')
     .option('--abstention', 'pass each answer through the abstention detector');
   addDetectorOptions(command)
     .addOption(
@@ -135,10 +181,26 @@ export function registerBenchGenerate(program: Command): void {
       const topK = integer('--top-k', flags.topK);
       const limit = integer('--limit', flags.limit);
       const maxTokens = integer('--max-tokens', flags.maxTokens);
+      const contextLimit =
+        flags.contextLimit === undefined || flags.contextLimit === 'none'
+          ? flags.contextLimit
+          : integer('--context-limit', flags.contextLimit);
+      const dataPath = flags.data ?? flags.retrievalLog;
+      if (dataPath === undefined) {
+        throw new CliError(
+          CliErrorCode.INVALID_ARGUMENT,
+          'give the questions with --data (or a --retrieval-log, which holds them)',
+        );
+      }
+      const tokenizer: HistoryTokenizer | undefined = flags.tokenizer
+        ? await loadHistoryTokenizer(flags.tokenizer, {
+            ...(flags.modelsDir ? { modelsDir: flags.modelsDir } : {}),
+          })
+        : undefined;
       const client = createChatClient({ model: flags.model, apiKey, ...clientOptions });
       const detector = flags.abstention ? await createDetector(flags) : undefined;
       let embedder: Embedder | undefined;
-      if (flags.history === 'retrieval' && flags.retriever !== 'fulltext') {
+      if (flags.history === 'retrieval' && !flags.retrievalLog && needsEmbedder(flags.retriever)) {
         embedder = await loadEmbedder({
           modelId: flags.embeddingModel,
           ...(flags.modelsDir ? { modelsDir: flags.modelsDir } : {}),
@@ -148,7 +210,7 @@ export function registerBenchGenerate(program: Command): void {
       let progress: Progress | undefined;
       const run = await runReader({
         client,
-        dataPath: flags.data,
+        dataPath,
         outPath: flags.out,
         method: flags.reading,
         history: {
@@ -159,7 +221,13 @@ export function registerBenchGenerate(program: Command): void {
           ...(topK !== undefined ? { topK } : {}),
           ...(embedder ? { embedder } : {}),
           ...(flags.assistantTurns ? { assistantTurns: true } : {}),
+          ...(flags.userOnly ? { userOnly: true } : {}),
+          ...(flags.cleanTurns ? { cleanTurns: true } : {}),
         },
+        ...(flags.retrievalLog ? { retrievalLog: flags.retrievalLog } : {}),
+        ...(contextLimit !== undefined ? { contextLimit } : {}),
+        ...(tokenizer ? { tokenizer } : {}),
+        ...(flags.modelsDir ? { modelsDir: flags.modelsDir } : {}),
         ...(detector ? { detector } : {}),
         ...(maxTokens !== undefined ? { maxTokens } : {}),
         ...(flags.ids ? { questionIds: flags.ids } : {}),
@@ -192,6 +260,7 @@ function summary(run: ReaderRun): string {
       ['answered now', String(run.written)],
       ['already in the output', String(run.alreadyDone)],
       ['failed', String(run.failures.length)],
+      ['history cut to the context limit', String(run.truncated)],
       ['tokens this run', formatUsage(run.usage)],
       ['tokens in the output', formatUsage(run.outputUsage)],
       ['output', run.outPath],

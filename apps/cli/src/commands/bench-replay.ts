@@ -73,7 +73,7 @@ export function registerBenchReplay(program: Command): void {
     });
 }
 
-const percent = (value: number) => (value * 100).toFixed(1);
+const percent = (value: number | null) => (value === null ? 'nan' : (value * 100).toFixed(1));
 
 function toTable(
   summary: ReplaySummary,
@@ -87,7 +87,7 @@ function toTable(
     { header: 'recorded %', align: 'right' as const },
     ...(detector ? [{ header: 'with detector %', align: 'right' as const }] : []),
   ];
-  const row = (label: string, questions: number, pick: (metrics: QaMetrics) => number) => [
+  const row = (label: string, questions: number, pick: (metrics: QaMetrics) => number | null) => [
     label,
     String(questions),
     percent(pick(baseline)),

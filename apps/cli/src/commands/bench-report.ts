@@ -65,7 +65,7 @@ export function registerBenchReport(program: Command): void {
     });
 }
 
-const percent = (value: number) => (value * 100).toFixed(1);
+const percent = (value: number | null) => (value === null ? 'nan' : (value * 100).toFixed(1));
 
 function summary(report: LongMemEvalReport): string {
   return formatTable(

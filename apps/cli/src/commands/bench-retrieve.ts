@@ -1,5 +1,6 @@
 import {
   type LongMemEvalRetrievalRun,
+  needsEmbedder,
   type RetrievalLevel,
   type RetrievalMetrics,
   type RetrieverKind,
@@ -21,6 +22,7 @@ interface RetrieveOptions {
   model: string;
   modelsDir?: string;
   hybridWeight: string;
+  log?: string;
   format: 'table' | 'json';
 }
 
@@ -29,9 +31,20 @@ Builds one index per question over its haystack, queries it with the question an
 ranking as the official LongMemEval harness does. Abstention questions and questions whose evidence
 is in no user turn are left out and counted.
 
+  --retriever fulltext   qualm's BM25 (stop words, stemming): the default
+  --retriever flat-bm25  the harness's flat-bm25 (rank_bm25 BM25Okapi over space-split tokens), to
+                         reproduce published BM25 baselines
+
+--log FILE writes the harness's retrieval log: one JSON line per question (abstention questions
+included) with the question, every corpus item ranked (corpus_id, text, timestamp) and its metrics,
+byte for byte as run_retrieval.py writes it; print_retrieval_metrics.py reads it, and so do
+run_generation.py and "generate --retrieval-log".
+
 Example:
   qualm bench longmemeval retrieve --data longmemeval_s_cleaned.json.gz --level session
   qualm bench longmemeval retrieve --data longmemeval_s_cleaned.json.gz --level turn --format json
+  qualm bench longmemeval retrieve --data longmemeval_s_cleaned.json.gz --level session \\
+    --retriever flat-bm25 --log s_session.retrievallog
 
 The dense and hybrid retrievers load a transformers.js embedding model (--model) from --models-dir
 or $QUALM_MODELS_DIR.`;
@@ -65,6 +78,7 @@ export function registerBenchRetrieve(program: Command): void {
     )
     .option('--models-dir <dir>', 'folder holding models as <dir>/<org>/<name>/')
     .option('--hybrid-weight <weight>', 'weight of the full-text side of the hybrid, 0 to 1', '0.5')
+    .option('--log <file>', "write the harness's retrieval log (JSON Lines) to this file")
     .addOption(
       new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'),
     )
@@ -75,7 +89,7 @@ export function registerBenchRetrieve(program: Command): void {
         max: 1,
       });
       let embedder: Embedder | undefined;
-      if (options.retriever !== 'fulltext') {
+      if (needsEmbedder(options.retriever)) {
         embedder = await loadEmbedder({
           modelId: options.model,
           ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}),
@@ -90,6 +104,7 @@ export function registerBenchRetrieve(program: Command): void {
         split: options.split,
         hybridWeight,
         ...(embedder ? { embedder } : {}),
+        ...(options.log ? { logPath: options.log } : {}),
         onQuestion: () => progress.tick(),
       });
       progress.finish();
@@ -111,6 +126,7 @@ function toJson(run: LongMemEvalRetrievalRun) {
     assistantTurns: run.assistantTurns,
     byType: run.byType,
     seconds: Number(run.seconds.toFixed(3)),
+    ...(run.log ? { log: run.log } : {}),
   };
 }
 
@@ -141,5 +157,6 @@ function toTable(run: LongMemEvalRetrievalRun): string {
     lines.push('', 'The turn ranking scored at session level:', '');
     lines.push(formatTable(columns, metricRows(run.sessionMetrics)));
   }
+  if (run.log) lines.push('', `retrieval log: ${run.log.path} (${run.log.lines} questions)`);
   return lines.join('\n');
 }

@@ -1,8 +1,10 @@
 import type { Embedder } from '@qualm/search-core';
 import { BenchmarkError, BenchmarkErrorCode } from '../errors.js';
+import { pythonJsonDumps, pythonStrip } from './python-format.js';
 import { buildRetrievalCorpus, type RetrievalLevel } from './retrieval-corpus.js';
+import { completeRanking } from './retrieval-evaluation.js';
 import { createLongMemEvalRetriever, type RetrieverKind } from './retrievers.js';
-import type { LongMemEvalQuestion } from './schema.js';
+import type { LongMemEvalQuestion, LongMemEvalTurn } from './schema.js';
 
 /**
  * Where the reader's history comes from: every session (`full`, the harness's `orig-*`), the
@@ -20,10 +22,15 @@ export type HistoryFormat = 'json' | 'nl';
 /** The history formats, for option parsing. */
 export const historyFormats: readonly HistoryFormat[] = ['json', 'nl'];
 
-/** A turn as the reader sees it: `has_answer` is never shown. */
+/**
+ * A turn as the reader sees it. `has_answer` is removed from sessions and retrieved rounds, as the
+ * harness does; a single turn shown alone (turn-level full or oracle history) keeps it, as the
+ * harness's cleanup leaves it there, unless `cleanTurns` is set.
+ */
 export interface HistoryTurn {
   role: 'user' | 'assistant';
   content: string;
+  has_answer?: boolean;
 }
 
 /**
@@ -46,66 +53,96 @@ export interface HistoryOptions {
   /** Sessions or turns as the unit of history (`session`). */
   level?: RetrievalLevel;
   /**
-   * How many chunks to keep: the latest k of the full history, the first k oracle sessions, the
-   * best k retrieved. Full and oracle history keep everything unless given; retrieval keeps 10.
+   * How many chunks to keep (50, as `run_generation.sh`): the latest k of the full history, the
+   * first k oracle sessions, the best k retrieved.
    */
   topK?: number;
   /** How each chunk is written (`json`, the harness's default). */
   format?: HistoryFormat;
+  /** Show only the user's turns (the harness's `--useronly true`); not defined for retrieved turns. */
+  userOnly?: boolean;
+  /**
+   * Remove `has_answer` from single-turn chunks too (turn-level full and oracle history), where the
+   * harness leaves it in the JSON; off by default, as published numbers were made with it.
+   */
+  cleanTurns?: boolean;
   /** Retriever of the `retrieval` source (`fulltext`). */
   retriever?: RetrieverKind;
   /** Embedding model of the dense and hybrid retrievers. */
   embedder?: Embedder;
   /** Index the assistant side too, as the retrieval evaluation can. */
   assistantTurns?: boolean;
+  /**
+   * A recorded ranking for the `retrieval` source (the corpus ids of a retrieval log, best first),
+   * used instead of retrieving: the official rankings replay through qualm's reader.
+   */
+  rankedIds?: readonly string[];
 }
 
-const defaultRetrievalTopK = 10;
+/** How many chunks the harness's `run_generation.sh` keeps (`topk_context`). */
+export const DEFAULT_HISTORY_TOP_K = 50;
 
 /**
  * Picks the history chunks a reader sees for a question, in the harness's order before sorting
  * (github.com/xiaowu0162/LongMemEval, src/generation/run_generation.py, `prepare_prompt`): the
- * haystack order for full and oracle history, the ranking for retrieval. A retrieved turn comes
- * with the turn after it (the harness expands a turn into its round). Retrieval indexes the
- * question's sessions or user turns as the retrieval evaluation does and queries with the question.
+ * haystack order for full and oracle history, the ranking for retrieval. Retrieval ranks every
+ * item of the question's corpus (items the retriever did not match follow in corpus order), so the
+ * reader sees k items whenever the haystack has them; a retrieved turn comes with the turn after it
+ * (the harness expands a turn into its round). Ranked items are found by their corpus id, as the
+ * harness does (`noans_` read back as `answer_`; of two sessions with one id, the later).
  */
 export async function selectHistory(
   question: LongMemEvalQuestion,
   options: HistoryOptions,
 ): Promise<HistoryChunk[]> {
   const level = options.level ?? 'session';
-  const topK = options.topK;
-  if (topK !== undefined && (!Number.isInteger(topK) || topK < 1)) {
+  const topK = options.topK ?? DEFAULT_HISTORY_TOP_K;
+  if (!Number.isInteger(topK) || topK < 1) {
     throw new BenchmarkError(
       BenchmarkErrorCode.INVALID_CONFIG,
       `history topK must be a positive integer, got ${topK}`,
     );
   }
+  if (options.userOnly && options.source === 'retrieval' && level === 'turn') {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_CONFIG,
+      'user-only history is not defined for retrieved turns (the harness stops with a TypeError there): use session level, or full or oracle history',
+    );
+  }
+  const userOnly = options.userOnly === true;
+  const sessionTurns = (session: readonly LongMemEvalTurn[]): HistoryTurn[] =>
+    (userOnly ? session.filter((turn) => turn.role === 'user') : session).map(cleaned);
+  const singleTurn = options.cleanTurns ? cleaned : kept;
   const sessionChunks = (keep: (sessionId: string) => boolean): HistoryChunk[] => {
     const chunks: HistoryChunk[] = [];
     question.haystack_sessions.forEach((session, sessionIndex) => {
       if (!keep(question.haystack_session_ids[sessionIndex] ?? '')) return;
       const date = question.haystack_dates[sessionIndex] ?? '';
-      if (level === 'session') chunks.push({ date, sessionIndex, content: session.map(shown) });
-      else for (const turn of session) chunks.push({ date, sessionIndex, content: shown(turn) });
+      if (level === 'session') {
+        chunks.push({ date, sessionIndex, content: sessionTurns(session) });
+        return;
+      }
+      for (const turn of session) {
+        if (userOnly && turn.role !== 'user') continue;
+        chunks.push({ date, sessionIndex, content: singleTurn(turn) });
+      }
     });
     return chunks;
   };
   switch (options.source) {
     case 'none':
       return [];
-    case 'full': {
-      const chunks = sessionChunks(() => true);
+    case 'full':
       // the harness keeps the latest k of the full history
-      return topK === undefined ? chunks : chunks.slice(-topK);
-    }
+      return sessionChunks(() => true).slice(-topK);
     case 'oracle': {
       const evidence = new Set(question.answer_session_ids);
-      const chunks = sessionChunks((sessionId) => evidence.has(sessionId));
-      return topK === undefined ? chunks : chunks.slice(0, topK);
+      return sessionChunks((sessionId) => evidence.has(sessionId)).slice(0, topK);
     }
-    case 'retrieval':
-      return retrievedChunks(question, { ...options, level, topK: topK ?? defaultRetrievalTopK });
+    case 'retrieval': {
+      const rankedIds = options.rankedIds ?? (await rankCorpusIds(question, { ...options, level }));
+      return rankedChunks(question, rankedIds, { level, userOnly }).slice(0, topK);
+    }
     default:
       throw new BenchmarkError(
         BenchmarkErrorCode.INVALID_CONFIG,
@@ -114,44 +151,90 @@ export async function selectHistory(
   }
 }
 
-async function retrievedChunks(
+/**
+ * The corpus ids of a question's retrieval corpus ranked for the question, best first; every item
+ * is there, those the retriever did not match after the others in corpus order.
+ */
+export async function rankCorpusIds(
   question: LongMemEvalQuestion,
-  options: HistoryOptions & { level: RetrievalLevel; topK: number },
-): Promise<HistoryChunk[]> {
+  options: Pick<HistoryOptions, 'retriever' | 'embedder' | 'assistantTurns'> & {
+    level: RetrievalLevel;
+  },
+): Promise<string[]> {
   const corpus = buildRetrievalCorpus(question, options.level);
   if (corpus.documents.length === 0) return [];
-  // positions of the corpus documents, in the order buildRetrievalCorpus emits them
-  const positions: { sessionIndex: number; turnIndex: number }[] = [];
-  question.haystack_sessions.forEach((session, sessionIndex) => {
-    if (options.level === 'session') positions.push({ sessionIndex, turnIndex: -1 });
-    else
-      session.forEach((turn, turnIndex) => {
-        if (turn.role === 'user') positions.push({ sessionIndex, turnIndex });
-      });
-  });
-  const byId = new Map(corpus.documents.map((document, index) => [document.id, index]));
   const retriever = await createLongMemEvalRetriever(options.retriever ?? 'fulltext', corpus, {
     ...(options.assistantTurns ? { assistantTurns: true } : {}),
     ...(options.embedder ? { embedder: options.embedder } : {}),
   });
-  const hits = await retriever.search(question.question, { limit: options.topK });
-  const chunks: HistoryChunk[] = [];
-  for (const hit of hits) {
-    const position = positions[byId.get(hit.id) ?? -1];
-    if (!position) continue;
-    const session = question.haystack_sessions[position.sessionIndex] ?? [];
-    const date = question.haystack_dates[position.sessionIndex] ?? '';
-    const content =
-      position.turnIndex < 0
-        ? session.map(shown)
-        : session.slice(position.turnIndex, position.turnIndex + 2).map(shown);
-    chunks.push({ date, sessionIndex: position.sessionIndex, content });
-  }
-  return chunks.slice(0, options.topK);
+  const hits = await retriever.search(question.question, { limit: Number.POSITIVE_INFINITY });
+  return completeRanking(
+    corpus,
+    hits.map((hit) => hit.id),
+  ).map((position) => corpus.corpusIds[position]!);
 }
 
-function shown(turn: { role: 'user' | 'assistant'; content: string }): HistoryTurn {
+// the harness's prepare_prompt for flat-session and flat-turn, from the ranked corpus ids
+function rankedChunks(
+  question: LongMemEvalQuestion,
+  rankedIds: readonly string[],
+  options: { level: RetrievalLevel; userOnly: boolean },
+): HistoryChunk[] {
+  // corpusid2entry: a later session with the same id replaces an earlier one
+  const sessionIndexOf = new Map(
+    question.haystack_session_ids.map((sessionId, index) => [sessionId, index] as const),
+  );
+  const chunks: HistoryChunk[] = [];
+  for (const rankedId of rankedIds) {
+    const id = rankedId.replaceAll('noans_', 'answer_');
+    if (options.level === 'session') {
+      const sessionIndex = sessionIndexOf.get(id);
+      if (sessionIndex === undefined) {
+        throw new BenchmarkError(
+          BenchmarkErrorCode.INVALID_INPUT,
+          `question ${question.question_id}: the ranking names session "${rankedId}", which is not in its haystack`,
+        );
+      }
+      const session = question.haystack_sessions[sessionIndex] ?? [];
+      const turns = options.userOnly ? session.filter((turn) => turn.role === 'user') : session;
+      chunks.push({
+        date: question.haystack_dates[sessionIndex] ?? '',
+        sessionIndex,
+        content: turns.map(cleaned),
+      });
+      continue;
+    }
+    const parts = id.split('_');
+    const turnNumber = Number(parts.pop());
+    const sessionIndex = sessionIndexOf.get(parts.join('_'));
+    if (!Number.isInteger(turnNumber)) {
+      throw new BenchmarkError(
+        BenchmarkErrorCode.INVALID_INPUT,
+        `question ${question.question_id}: "${rankedId}" is not a turn id (<session>_<turn number>); is the ranking of turn level?`,
+      );
+    }
+    // the harness skips a turn it cannot find
+    if (sessionIndex === undefined) continue;
+    const session = question.haystack_sessions[sessionIndex] ?? [];
+    const turnIndex = turnNumber - 1;
+    if (turnIndex < 0 || turnIndex >= session.length) continue;
+    chunks.push({
+      date: question.haystack_dates[sessionIndex] ?? '',
+      sessionIndex,
+      content: session.slice(turnIndex, turnIndex + 2).map(cleaned),
+    });
+  }
+  return chunks;
+}
+
+function cleaned(turn: LongMemEvalTurn): HistoryTurn {
   return { role: turn.role, content: turn.content };
+}
+
+function kept(turn: LongMemEvalTurn): HistoryTurn {
+  return turn.has_answer === undefined
+    ? { role: turn.role, content: turn.content }
+    : { role: turn.role, content: turn.content, has_answer: turn.has_answer };
 }
 
 /**
@@ -178,43 +261,11 @@ export function formatHistory(
 
 function naturalLanguage(content: HistoryContent): string {
   if (Array.isArray(content)) {
-    return content.map((turn) => `\n\n${turn.role}: ${turn.content.trim()}`).join('');
+    return content.map((turn) => `\n\n${turn.role}: ${pythonStrip(turn.content)}`).join('');
   }
-  if ('role' in content) return `${content.role}: ${content.content.trim()}`;
+  if ('role' in content) return `${content.role}: ${pythonStrip(content.content)}`;
   throw new BenchmarkError(
     BenchmarkErrorCode.INVALID_CONFIG,
     'reading notes cannot be written in the nl history format (use json)',
-  );
-}
-
-/**
- * JSON text exactly as Python's `json.dumps` writes it by default: `", "` and `": "` separators and
- * every character outside printable ASCII escaped as `\uXXXX` (`ensure_ascii`), so prompts match
- * the harness's byte for byte.
- */
-export function pythonJsonDumps(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
-  if (typeof value === 'string') {
-    return JSON.stringify(value).replace(
-      /[\u007f-\uffff]/g,
-      (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
-    );
-  }
-  if (typeof value === 'number') {
-    if (Number.isNaN(value)) return 'NaN';
-    if (!Number.isFinite(value)) return value > 0 ? 'Infinity' : '-Infinity';
-    return JSON.stringify(value);
-  }
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (Array.isArray(value)) return `[${value.map(pythonJsonDumps).join(', ')}]`;
-  if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(
-      ([, entry]) => entry !== undefined,
-    );
-    return `{${entries.map(([key, entry]) => `${pythonJsonDumps(key)}: ${pythonJsonDumps(entry)}`).join(', ')}}`;
-  }
-  throw new BenchmarkError(
-    BenchmarkErrorCode.INVALID_INPUT,
-    `cannot write a ${typeof value} as JSON`,
   );
 }

@@ -58,7 +58,9 @@ export function streamLongMemEval(path: string): AsyncGenerator<LongMemEvalQuest
 /**
  * Streams the records of a LongMemEval file as {@link streamLongMemEval} does, each validated with
  * the given schema instead of the full one: a pass that needs a few fields (such as
- * `longMemEvalQuestionKeySchema`) is spared validating every turn of every history.
+ * `longMemEvalQuestionKeySchema`) is spared validating every turn of every history. Besides the
+ * official JSON array, a file of one record per line (JSON Lines, such as a retrieval log, which
+ * the harness's generation also reads) is accepted.
  */
 export async function* streamLongMemEvalRecords<Schema extends z.ZodType<{ question_id: string }>>(
   path: string,
@@ -67,10 +69,14 @@ export async function* streamLongMemEvalRecords<Schema extends z.ZodType<{ quest
   const input = await openDataFile(path);
   const splitter = new JsonArraySplitter();
   let lastId: string | undefined;
+  let lines: JsonLineSplitter | undefined;
+  let started = false;
   const where = () =>
     lastId === undefined
       ? 'before any record'
-      : `after record ${splitter.elementCount - 1} (question_id "${lastId}")`;
+      : lines
+        ? `after line ${lines.lineCount} (question_id "${lastId}")`
+        : `after record ${splitter.elementCount - 1} (question_id "${lastId}")`;
   try {
     const chunks = input[Symbol.asyncIterator]();
     while (true) {
@@ -85,6 +91,21 @@ export async function* streamLongMemEvalRecords<Schema extends z.ZodType<{ quest
         );
       }
       if (next.done) break;
+      if (!started) {
+        const first = next.value.find((byte) => !whitespaceBytes.has(byte));
+        if (first === undefined) continue;
+        started = true;
+        // a record first: JSON Lines, one record per line
+        if (first === 0x7b) lines = new JsonLineSplitter();
+      }
+      if (lines) {
+        for (const line of lines.push(next.value)) {
+          const question = parseLine(path, line.number, line.bytes, schema);
+          lastId = question.question_id;
+          yield question;
+        }
+        continue;
+      }
       let elements: Buffer[];
       try {
         elements = splitter.push(next.value);
@@ -98,6 +119,15 @@ export async function* streamLongMemEvalRecords<Schema extends z.ZodType<{ quest
         yield question;
       }
     }
+    if (lines) {
+      const last = lines.end();
+      if (last) {
+        const question = parseLine(path, last.number, last.bytes, schema);
+        lastId = question.question_id;
+        yield question;
+      }
+      return;
+    }
     try {
       splitter.end();
     } catch (error) {
@@ -106,6 +136,58 @@ export async function* streamLongMemEvalRecords<Schema extends z.ZodType<{ quest
   } finally {
     input.destroy();
   }
+}
+
+const whitespaceBytes = new Set([0x20, 0x09, 0x0a, 0x0d, 0xef, 0xbb, 0xbf]);
+
+// cuts bytes into lines, keeping only what a line not yet ended needs
+class JsonLineSplitter {
+  lineCount = 0;
+  private pending: Buffer[] = [];
+
+  push(chunk: Buffer): { number: number; bytes: Buffer }[] {
+    const lines: { number: number; bytes: Buffer }[] = [];
+    let start = 0;
+    for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
+      this.pending.push(chunk.subarray(start, end));
+      this.lineCount += 1;
+      const bytes = Buffer.concat(this.pending);
+      this.pending = [];
+      if (bytes.some((byte) => !whitespaceBytes.has(byte))) {
+        lines.push({ number: this.lineCount, bytes });
+      }
+      start = end + 1;
+    }
+    if (start < chunk.length) this.pending.push(chunk.subarray(start));
+    return lines;
+  }
+
+  end(): { number: number; bytes: Buffer } | undefined {
+    const bytes = Buffer.concat(this.pending);
+    this.pending = [];
+    if (!bytes.some((byte) => !whitespaceBytes.has(byte))) return undefined;
+    this.lineCount += 1;
+    return { number: this.lineCount, bytes };
+  }
+}
+
+function parseLine<Schema extends z.ZodType>(
+  path: string,
+  lineNumber: number,
+  bytes: Buffer,
+  schema: Schema,
+): z.output<Schema> {
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('utf8'));
+  } catch (error) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_INPUT,
+      `${path}:${lineNumber} is not valid JSON (${(error as Error).message})`,
+      { cause: error },
+    );
+  }
+  return validated(`${path}:${lineNumber}`, value, schema);
 }
 
 /**
@@ -155,13 +237,21 @@ function parseRecord<Schema extends z.ZodType>(
       { cause: error },
     );
   }
+  return validated(`${path}: record ${index}`, value, schema);
+}
+
+function validated<Schema extends z.ZodType>(
+  where: string,
+  value: unknown,
+  schema: Schema,
+): z.output<Schema> {
   const result = schema.safeParse(value);
   if (!result.success) {
     const id = (value as { question_id?: unknown } | null)?.question_id;
     const name = typeof id === 'string' ? ` (question_id "${id}")` : '';
     throw new BenchmarkError(
       BenchmarkErrorCode.INVALID_INPUT,
-      `${path}: record ${index}${name}: ${formatIssues(result.error.issues)}`,
+      `${where}${name}: ${formatIssues(result.error.issues)}`,
       { cause: result.error },
     );
   }

@@ -1,3 +1,4 @@
+import { numpyMean } from './python-format.js';
 import { isAbstentionQuestion } from './schema.js';
 
 /** Question types in the order the official `print_qa_metrics.py` prints them. */
@@ -26,8 +27,11 @@ export interface JudgedAnswer {
 export interface QaMetrics {
   n: number;
   overall: number;
-  /** Mean of the per-type accuracies, over the types present. */
-  taskAveraged: number;
+  /**
+   * Mean of the accuracies of the six official types; null when one of them has no question,
+   * where `print_qa_metrics.py` prints `nan`.
+   */
+  taskAveraged: number | null;
   /** Accuracy on the abstention questions (ids containing `_abs`). */
   abstention: { accuracy: number; correct: number; n: number };
   /** Share of answerable questions whose final answer is an abstention. */
@@ -73,19 +77,19 @@ export function computeQaMetrics(answers: readonly JudgedAnswer[]): QaMetrics {
     }
   }
   const byType: QaMetrics['byType'] = {};
-  const typeAccuracies: number[] = [];
   for (const [type, counts] of byTypeCounts) {
     if (counts.n === 0) continue;
-    const accuracy = counts.correct / counts.n;
-    byType[type] = { accuracy, n: counts.n };
-    typeAccuracies.push(accuracy);
+    byType[type] = { accuracy: counts.correct / counts.n, n: counts.n };
   }
+  // np.mean over the six official types: numpy's sum of six values is a plain running sum
+  const official = QUESTION_TYPES.map((type) => byType[type]?.accuracy);
+  const taskAveraged = official.every((accuracy) => accuracy !== undefined)
+    ? numpyMean(official as number[])
+    : null;
   return {
     n: answers.length,
     overall: ratio(correct, answers.length),
-    taskAveraged: typeAccuracies.length
-      ? typeAccuracies.reduce((sum, accuracy) => sum + accuracy, 0) / typeAccuracies.length
-      : 0,
+    taskAveraged,
     abstention: { accuracy: ratio(abstention.correct, abstention.n), ...abstention },
     falseAbstentionRate: ratio(falseAbstentions, answerable),
     addedFalseAbstentionRate: ratio(addedFalseAbstentions, answerable),

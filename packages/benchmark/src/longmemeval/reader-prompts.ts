@@ -30,9 +30,16 @@ export const NO_HISTORY_STEP_BY_STEP_SUFFIX = 'Answer step by step.';
 export const NOTE_EXTRACTION_TEMPLATE =
   'I will give you a chat history between you and a user, as well as a question from the user. Write reading notes to extract all the relevant user information relevant to answering the answer. If no relevant information is found, just output "empty". \n\n\nChat History:\nSession Date: {}\nSession Content:\n{}\n\nQuestion Date: {}\nQuestion: {}\nExtracted note (information relevant to answering the question):';
 
-/** Reply length of the answer call, in tokens: 500 for direct reading, 800 with step-by-step. */
-export function readerMaxTokens(method: ReadingMethod): number {
-  return method === 'direct' ? 500 : 800;
+/**
+ * Reply length of the answer call, in tokens: 800 for every reading method. The harness means 500
+ * for direct reading (`500 if not args.cot else 800`), but `args.cot` is the string `'false'`,
+ * which Python reads as true, so what it sends, and what published numbers used, is always 800.
+ */
+export const READER_MAX_TOKENS = 800;
+
+/** Reply length of the answer call for a reading method: {@link READER_MAX_TOKENS} for all of them. */
+export function readerMaxTokens(_method: ReadingMethod): number {
+  return READER_MAX_TOKENS;
 }
 
 /** Reply length of each chain-of-note extraction call, in tokens. */

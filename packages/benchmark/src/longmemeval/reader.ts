@@ -13,10 +13,17 @@ import {
   type HistoryOptions,
   historyFormats,
   historySources,
-  pythonJsonDumps,
   selectHistory,
 } from './history.js';
+import {
+  defaultHistoryTokenizer,
+  type HistoryTokenizer,
+  historyTokenBudget,
+  MODEL_CONTEXT_LIMITS,
+  modelContextLimit,
+} from './history-truncation.js';
 import { streamLongMemEval, streamLongMemEvalRecords } from './loader.js';
+import { pythonJsonDumps, pythonStrip } from './python-format.js';
 import {
   DIRECT_READER_TEMPLATE,
   fillTemplate,
@@ -37,6 +44,7 @@ import {
   type ResumableRun,
   type RunProgress,
 } from './resumable-output.js';
+import { readRetrievalLog } from './retrieval-log.js';
 import { type LongMemEvalQuestion, longMemEvalQuestionKeySchema } from './schema.js';
 
 /** Options of the LongMemEval reader. */
@@ -53,8 +61,24 @@ export interface ReaderOptions {
    * becomes "I don't have enough information to answer this question.".
    */
   detector?: AbstentionDetector;
-  /** Reply length of the answer call (500 for direct reading, 800 otherwise, as the harness). */
+  /**
+   * Reply length of the answer call (800, what the harness sends for every reading method); the
+   * history budget leaves room for it.
+   */
   maxTokens?: number;
+  /**
+   * The model's context length in tokens: the history is cut to it less the answer and 1000
+   * tokens, as the harness cuts it. Defaults to the harness's table by model name
+   * ({@link MODEL_CONTEXT_LIMITS}); a model the table lacks needs it. `none` never cuts.
+   */
+  contextLimit?: number | 'none';
+  /**
+   * Counts and cuts the history: `o200k_base` by default for GPT-4 and GPT-3.5 names, else the
+   * model's own tokenizer from `modelsDir` when there (see `defaultHistoryTokenizer`).
+   */
+  tokenizer?: HistoryTokenizer;
+  /** Where a model's own tokenizer is looked for, as `<modelsDir>/<model>/tokenizer.json`. */
+  modelsDir?: string;
   signal?: AbortSignal;
 }
 
@@ -67,6 +91,8 @@ export interface ReaderPrompt {
   sessionIndexes: number[];
   /** Tokens of the chain-of-note calls (zero for other methods). */
   usage: TokenUsage;
+  /** When the history was cut to the context limit: its tokens before, and the budget. */
+  truncated?: { tokens: number; budget: number };
 }
 
 /** One line of a reader output: the official `{question_id, hypothesis}` and what qualm adds. */
@@ -80,10 +106,16 @@ export interface ReaderRecord {
   originalAnswer?: string;
   /** Tokens and calls spent on this question. */
   usage: TokenUsage;
+  /** When the history was cut to the context limit: its tokens before, and the budget. */
+  truncated?: { tokens: number; budget: number };
 }
 
 /** Checks reader options before any call, so a bad setting fails once and not per question. */
-export function checkReaderOptions(options: Pick<ReaderOptions, 'method' | 'history'>): void {
+export function checkReaderOptions(
+  options: Pick<ReaderOptions, 'method' | 'history' | 'contextLimit'> & {
+    client?: Pick<ChatClient, 'model'>;
+  },
+): void {
   const method = options.method ?? 'cot';
   if (!readingMethods.includes(method)) {
     throw new BenchmarkError(
@@ -110,6 +142,97 @@ export function checkReaderOptions(options: Pick<ReaderOptions, 'method' | 'hist
       'chain-of-note reading writes its notes as JSON: use the json history format with con',
     );
   }
+  if (
+    options.history.userOnly &&
+    options.history.source === 'retrieval' &&
+    options.history.level === 'turn'
+  ) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_CONFIG,
+      'user-only history is not defined for retrieved turns (the harness stops with a TypeError there): use session level, or full or oracle history',
+    );
+  }
+  if (options.client) resolveContextLimit(options.client.model, options.contextLimit);
+}
+
+/**
+ * The context length the history is cut to: the one given, else the harness's table's; `none`
+ * gives undefined (never cut). A model the table lacks, with none given, is an error.
+ */
+export function resolveContextLimit(
+  model: string,
+  contextLimit: number | 'none' | undefined,
+): number | undefined {
+  if (contextLimit === 'none') return undefined;
+  if (contextLimit !== undefined) {
+    if (!Number.isInteger(contextLimit) || contextLimit < 1) {
+      throw new BenchmarkError(
+        BenchmarkErrorCode.INVALID_CONFIG,
+        `the context limit must be a positive number of tokens, got ${contextLimit}`,
+      );
+    }
+    return contextLimit;
+  }
+  const known = modelContextLimit(model);
+  if (known === undefined) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_CONFIG,
+      `no context length is known for model "${model}" (the harness's table lists ${Object.keys(MODEL_CONTEXT_LIMITS).join(', ')}): give its context length in tokens (--context-limit N), or none to never cut the history`,
+    );
+  }
+  return known;
+}
+
+// the history's budget and the tokenizer that counts it, resolved once per run
+interface Truncation {
+  budget: number | undefined;
+  tokenizer: HistoryTokenizer | undefined;
+}
+
+async function resolveTruncation(
+  options: ReaderOptions,
+  method: ReadingMethod,
+): Promise<Truncation> {
+  const contextLimit = resolveContextLimit(options.client.model, options.contextLimit);
+  if (contextLimit === undefined) return { budget: undefined, tokenizer: undefined };
+  const budget = historyTokenBudget(contextLimit, options.maxTokens ?? readerMaxTokens(method));
+  if (budget < 1) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_CONFIG,
+      `a context limit of ${contextLimit} tokens leaves no room for the history once the answer (${options.maxTokens ?? readerMaxTokens(method)}) and 1000 tokens are kept free`,
+    );
+  }
+  const tokenizer =
+    options.tokenizer ??
+    (await defaultHistoryTokenizer(options.client.model, {
+      ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}),
+    }));
+  return { budget, tokenizer };
+}
+
+// a token is at least one byte for the byte-level and SentencePiece tokenizers models use, so a
+// history this short cannot be over the budget whatever the tokenizer (a few special tokens aside)
+const specialTokenAllowance = 8;
+
+function fitHistory(
+  question: LongMemEvalQuestion,
+  history: string,
+  truncation: Truncation,
+  model: string,
+): { text: string; truncated?: { tokens: number; budget: number } } {
+  const { budget, tokenizer } = truncation;
+  if (budget === undefined) return { text: history };
+  if (!tokenizer) {
+    if (Buffer.byteLength(history) + specialTokenAllowance <= budget) return { text: history };
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_CONFIG,
+      `question ${question.question_id}: the history may be longer than its budget of ${budget} tokens, and model "${model}" is not a GPT model, whose tokens the harness counts with o200k_base: give the folder of its tokenizer.json (--tokenizer DIR, or under --models-dir), or --tokenizer o200k_base to count with GPT's`,
+    );
+  }
+  const fitted = tokenizer.fit(history, budget);
+  return fitted.truncated
+    ? { text: fitted.text, truncated: { tokens: fitted.tokens, budget } }
+    : { text: history };
 }
 
 /**
@@ -117,15 +240,17 @@ export function checkReaderOptions(options: Pick<ReaderOptions, 'method' | 'hist
  * (github.com/xiaowu0162/LongMemEval, src/generation/run_generation.py): the chosen chunks, with
  * `has_answer` removed; with `con`, each chunk first replaced by a reading note the model writes
  * (`{"session_summary": note}`); then sorted by date and written as `### Session i:` blocks into
- * the direct or step-by-step template with the `Current Date:` line. The history is not cut to the
- * model's context length (the harness cuts it with the model's own tokenizer).
+ * the direct or step-by-step template with the `Current Date:` line. A history longer than the
+ * model's context length less the answer and 1000 tokens is cut to that many tokens and decoded
+ * back, as the harness cuts it (see {@link ReaderOptions.contextLimit}).
  */
 export async function buildReaderPrompt(
   question: LongMemEvalQuestion,
-  options: ReaderOptions,
+  options: ReaderOptions & { truncation?: Truncation },
 ): Promise<ReaderPrompt> {
   const method = options.method ?? 'cot';
   const usage = emptyUsage();
+  const truncation = options.truncation ?? (await resolveTruncation(options, method));
   if (options.history.source === 'none') {
     const prompt = fillTemplate(NO_HISTORY_READER_TEMPLATE, [question.question]);
     return {
@@ -161,17 +286,23 @@ export async function buildReaderPrompt(
         { temperature: 0, maxTokens: NOTE_MAX_TOKENS, signal: options.signal },
       );
       Object.assign(usage, addUsage(usage, reply.usage));
-      noted.push({ ...chunk, content: { session_summary: reply.text.trim() } });
+      noted.push({ ...chunk, content: { session_summary: pythonStrip(reply.text) } });
     }
     chunks = noted;
   }
-  const history = formatHistory(chunks, { format: options.history.format ?? 'json' });
+  const history = fitHistory(
+    question,
+    formatHistory(chunks, { format: options.history.format ?? 'json' }),
+    truncation,
+    options.client.model,
+  );
   const template = method === 'direct' ? DIRECT_READER_TEMPLATE : STEP_BY_STEP_READER_TEMPLATE;
   return {
-    prompt: fillTemplate(template, [history, question.question_date, question.question]),
+    prompt: fillTemplate(template, [history.text, question.question_date, question.question]),
     chunks,
     sessionIndexes,
     usage,
+    ...(history.truncated ? { truncated: history.truncated } : {}),
   };
 }
 
@@ -181,7 +312,7 @@ export async function buildReaderPrompt(
  */
 export async function readQuestion(
   question: LongMemEvalQuestion,
-  options: ReaderOptions,
+  options: ReaderOptions & { truncation?: Truncation },
 ): Promise<ReaderRecord> {
   const method = options.method ?? 'cot';
   const built = await buildReaderPrompt(question, options);
@@ -193,11 +324,12 @@ export async function readQuestion(
       signal: options.signal,
     });
     Object.assign(usage, addUsage(usage, reply.usage));
-    return reply.text.trim();
+    return pythonStrip(reply.text);
   };
+  const truncated = built.truncated ? { truncated: built.truncated } : {};
   if (!options.detector) {
     const hypothesis = await answer();
-    return { question_id: question.question_id, hypothesis, usage };
+    return { question_id: question.question_id, hypothesis, usage, ...truncated };
   }
   const hits = evidenceHits(question, built.sessionIndexes, options.detector);
   const result = await withAbstention(
@@ -214,6 +346,7 @@ export async function readQuestion(
     abstentionReason: result.abstentionReason,
     originalAnswer: result.originalAnswer,
     usage,
+    ...truncated,
   };
 }
 
@@ -242,6 +375,12 @@ export interface ReaderRunOptions extends Omit<ReaderOptions, 'signal'> {
   questionIds?: readonly string[];
   /** Answer only the first n questions of the data (after `questionIds`). */
   limit?: number;
+  /**
+   * A retrieval log in the harness's format (`qualm bench longmemeval retrieve --log`, or the
+   * official `run_retrieval.py`'s): the `retrieval` history takes each question's ranking from it
+   * instead of retrieving. Its level must be the history's.
+   */
+  retrievalLog?: string;
   onProgress?: (progress: RunProgress) => void;
 }
 
@@ -251,6 +390,8 @@ export interface ReaderRun extends ResumableRun {
   missingIds: string[];
   /** Tokens recorded in the whole output, earlier runs included. */
   outputUsage: TokenUsage;
+  /** Questions of this run whose history was cut to the context limit. */
+  truncated: number;
 }
 
 /**
@@ -264,6 +405,22 @@ export interface ReaderRun extends ResumableRun {
 export async function runReader(options: ReaderRunOptions): Promise<ReaderRun> {
   checkReaderOptions(options);
   const concurrency = checkConcurrency(options.concurrency);
+  if (options.retrievalLog !== undefined && options.history.source !== 'retrieval') {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_CONFIG,
+      `a retrieval log gives the retrieval history; the ${options.history.source} history does not use it`,
+    );
+  }
+  const log = options.retrievalLog ? await readRetrievalLog(options.retrievalLog) : undefined;
+  const level = options.history.level ?? 'session';
+  if (log?.level !== undefined && log.level !== level) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_CONFIG,
+      `${log.path} ranks ${log.level}s, but the history is of ${level} level: use the ${log.level} level with it`,
+    );
+  }
+  const method = options.method ?? 'cot';
+  const truncation = await resolveTruncation(options, method);
   const output = openResumableOutput(options.outPath);
   const plan = await planRun({
     dataPath: options.dataPath,
@@ -271,6 +428,16 @@ export async function runReader(options: ReaderRunOptions): Promise<ReaderRun> {
     ...(options.questionIds ? { questionIds: options.questionIds } : {}),
     ...(options.limit !== undefined ? { limit: options.limit } : {}),
   });
+  if (log) {
+    const unranked = [...plan.pending].filter((id) => !log.rankings.has(id));
+    if (unranked.length > 0) {
+      throw new BenchmarkError(
+        BenchmarkErrorCode.INVALID_INPUT,
+        `${log.path} has no ranking for ${unranked.length} of the questions to answer (${unranked.slice(0, 5).join(', ')}${unranked.length > 5 ? ', …' : ''})`,
+      );
+    }
+  }
+  let truncated = 0;
   // the one full pass: it stops once the last question to do has been read
   const pendingQuestions = async function* () {
     let left = plan.pending.size;
@@ -289,7 +456,14 @@ export async function runReader(options: ReaderRunOptions): Promise<ReaderRun> {
     concurrency,
     questionId: (question) => question.question_id,
     work: async (question, signal) => {
-      const record = await readQuestion(question, { ...options, signal });
+      const rankedIds = log?.rankings.get(question.question_id);
+      const record = await readQuestion(question, {
+        ...options,
+        ...(rankedIds ? { history: { ...options.history, rankedIds } } : {}),
+        truncation,
+        signal,
+      });
+      if (record.truncated) truncated += 1;
       return { record: { ...record }, usage: record.usage };
     },
     onProgress: options.onProgress,
@@ -303,6 +477,7 @@ export async function runReader(options: ReaderRunOptions): Promise<ReaderRun> {
     missingIds: plan.missingIds,
     usage,
     outputUsage: addUsage(...output.records.map(recordedUsage)),
+    truncated,
   };
 }
 

@@ -183,12 +183,16 @@ export function accuracyChart(runs: readonly ReportRun[]): ChartSpec {
         ? [{ run: run.name, category: type, accuracy: counts.accuracy, n: counts.n }]
         : [];
     }),
-    {
-      run: run.name,
-      category: 'task-averaged',
-      accuracy: run.metrics.taskAveraged,
-      n: run.metrics.n,
-    },
+    ...(run.metrics.taskAveraged === null
+      ? []
+      : [
+          {
+            run: run.name,
+            category: 'task-averaged',
+            accuracy: run.metrics.taskAveraged,
+            n: run.metrics.n,
+          },
+        ]),
     { run: run.name, category: 'overall', accuracy: run.metrics.overall, n: run.metrics.n },
   ]);
   return {
@@ -268,7 +272,7 @@ export function abstentionChart(runs: readonly ReportRun[]): ChartSpec {
 const metricsSchema = z.object({
   n: z.number(),
   overall: z.number(),
-  taskAveraged: z.number(),
+  taskAveraged: z.number().nullable(),
   abstention: z.object({ accuracy: z.number(), correct: z.number(), n: z.number() }),
   falseAbstentionRate: z.number(),
   addedFalseAbstentionRate: z.number(),

@@ -32,6 +32,20 @@ export interface RetrievalEvaluationOptions {
   filter?: (question: LongMemEvalQuestion) => boolean;
   /** Called after each question is scored, for progress and per-question records. */
   onQuestion?: (result: QuestionRetrievalResult) => void;
+  /**
+   * Called with the whole ranking of every question the filter keeps, abstention questions and
+   * questions without user evidence included (they are ranked, not scored), as the harness's log
+   * records them; awaited, so a writer can apply back-pressure.
+   */
+  onRanking?: (ranked: RankedQuestion) => void | Promise<void>;
+}
+
+/** A question's corpus and the ranking of all its documents. */
+export interface RankedQuestion {
+  question: LongMemEvalQuestion;
+  corpus: RetrievalCorpus;
+  /** Corpus positions, best first; every document is there once. */
+  rankings: number[];
 }
 
 /** One question's ranking and scores. */
@@ -132,13 +146,12 @@ export async function evaluateRetrieval(
       excluded.filtered += 1;
       continue;
     }
-    if (isAbstentionQuestion(question.question_id)) {
-      excluded.abstention += 1;
-      continue;
-    }
     const corpus = buildRetrievalCorpus(question, options.level);
-    if (corpus.goldIds.length === 0) {
-      excluded.noUserEvidence += 1;
+    const abstention = isAbstentionQuestion(question.question_id);
+    const scored = !abstention && corpus.goldIds.length > 0;
+    if (!scored && !options.onRanking) {
+      if (abstention) excluded.abstention += 1;
+      else excluded.noUserEvidence += 1;
       continue;
     }
     const buildStart = performance.now();
@@ -146,10 +159,16 @@ export async function evaluateRetrieval(
     const queryStart = performance.now();
     const hits = await retriever.search(query(question), { limit: Number.POSITIVE_INFINITY });
     const queryEnd = performance.now();
-    const rankings = rankPositions(
+    const rankings = completeRanking(
       corpus,
       hits.map((hit) => hit.id),
     );
+    await options.onRanking?.({ question, corpus, rankings });
+    if (!scored) {
+      if (abstention) excluded.abstention += 1;
+      else excluded.noUserEvidence += 1;
+      continue;
+    }
     const metrics = metricsOf(
       (k) => scoreRanking(rankings, { goldIds: corpus.goldIds, corpusIds: corpus.corpusIds, k }),
       cutoffs,
@@ -198,9 +217,12 @@ export async function evaluateRetrieval(
   return evaluation;
 }
 
-// positions of the ranked documents, then every unranked document in corpus order, so that a
-// ranking always covers the whole corpus as the harness's argsort does
-function rankPositions(corpus: RetrievalCorpus, rankedIds: readonly string[]): number[] {
+/**
+ * The corpus positions of the ranked documents, then every document the retriever did not return
+ * in corpus order, so that a ranking covers the whole corpus as the harness's argsort does (and a
+ * reader shown the top k always sees k items).
+ */
+export function completeRanking(corpus: RetrievalCorpus, rankedIds: readonly string[]): number[] {
   const positionOf = new Map(corpus.documents.map((document, position) => [document.id, position]));
   const rankings: number[] = [];
   const placed = new Uint8Array(corpus.documents.length);

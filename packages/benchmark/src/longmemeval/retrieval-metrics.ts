@@ -1,3 +1,5 @@
+import { numpySum } from './python-format.js';
+
 /** The cutoffs k the official harness reports. */
 export const retrievalCutoffs: readonly number[] = [1, 3, 5, 10, 30, 50];
 
@@ -11,13 +13,16 @@ export interface RankingScores {
   ndcgAny: number;
 }
 
-// the harness's dcg: the first two positions are undiscounted (rel₁ + Σ_{i≥2} relᵢ / log2(i))
+// the harness's dcg: rel₁ + Σ_{i≥2} relᵢ / log2(i), the first two positions undiscounted, summed
+// in numpy's pairwise order so that the values match the harness's to the last bit
 function discountedGain(relevances: readonly number[], k: number): number {
   const count = Math.min(k, relevances.length);
   if (count === 0) return 0;
-  let total = relevances[0]!;
-  for (let index = 1; index < count; index += 1) total += relevances[index]! / Math.log2(index + 1);
-  return total;
+  const discounted = new Array<number>(count - 1);
+  for (let index = 1; index < count; index += 1) {
+    discounted[index - 1] = relevances[index]! / Math.log2(index + 1);
+  }
+  return relevances[0]! + numpySum(discounted);
 }
 
 /** What a ranking is scored against. */

@@ -6,9 +6,11 @@ import {
   type QuestionRetrievalResult,
   type RetrievalEvaluation,
 } from './retrieval-evaluation.js';
+import { openRetrievalLog } from './retrieval-log.js';
 import {
   createLongMemEvalRetriever,
   type LongMemEvalRetrieverOptions,
+  needsEmbedder,
   type RetrieverKind,
 } from './retrievers.js';
 import { type QuestionSplit, questionSplit } from './split.js';
@@ -23,6 +25,11 @@ export interface LongMemEvalRetrievalRunOptions extends LongMemEvalRetrieverOpti
   split?: 'all' | QuestionSplit;
   /** Called after each scored question, e.g. for progress. */
   onQuestion?: (result: QuestionRetrievalResult) => void;
+  /**
+   * Write the harness's retrieval log here: one line per question the split keeps (abstention
+   * questions included, as the harness writes them) with the whole ranking and its metrics.
+   */
+  logPath?: string;
 }
 
 /** The result of {@link runLongMemEvalRetrieval}. */
@@ -32,6 +39,8 @@ export interface LongMemEvalRetrievalRun extends RetrievalEvaluation {
   assistantTurns: boolean;
   /** Wall time of the whole run, loading included, in seconds. */
   seconds: number;
+  /** The retrieval log written, when asked for. */
+  log?: { path: string; lines: number };
 }
 
 /**
@@ -55,25 +64,35 @@ export async function runLongMemEvalRetrieval(
       `level must be session or turn, got "${String(options.level)}"`,
     );
   }
-  if (options.retriever !== 'fulltext' && !options.embedder) {
+  if (needsEmbedder(options.retriever) && !options.embedder) {
     throw new BenchmarkError(
       BenchmarkErrorCode.INVALID_CONFIG,
       `the ${options.retriever} retriever needs an embedding model`,
     );
   }
-  const evaluation = await evaluateRetrieval(streamLongMemEval(options.path), {
-    level: options.level,
-    createRetriever: (corpus) => createLongMemEvalRetriever(options.retriever, corpus, options),
-    ...(split === 'all'
-      ? {}
-      : { filter: (question) => questionSplit(question.question_id) === split }),
-    ...(options.onQuestion ? { onQuestion: options.onQuestion } : {}),
-  });
+  const log = options.logPath ? await openRetrievalLog(options.logPath, options.level) : undefined;
+  let evaluation: RetrievalEvaluation;
+  try {
+    evaluation = await evaluateRetrieval(streamLongMemEval(options.path), {
+      level: options.level,
+      createRetriever: (corpus) => createLongMemEvalRetriever(options.retriever, corpus, options),
+      ...(split === 'all'
+        ? {}
+        : { filter: (question) => questionSplit(question.question_id) === split }),
+      ...(options.onQuestion ? { onQuestion: options.onQuestion } : {}),
+      ...(log ? { onRanking: (ranked) => log.write(ranked) } : {}),
+    });
+    await log?.close();
+  } catch (error) {
+    await log?.abort();
+    throw error;
+  }
   return {
     ...evaluation,
     retriever: options.retriever,
     split,
     assistantTurns: options.assistantTurns ?? false,
     seconds: (performance.now() - started) / 1000,
+    ...(log ? { log: { path: log.path, lines: log.lines } } : {}),
   };
 }

@@ -7,13 +7,28 @@ import {
   type Retriever,
 } from '@qualm/search-core';
 import { BenchmarkError, BenchmarkErrorCode } from '../errors.js';
+import { FlatBm25Index } from './flat-bm25.js';
 import type { RetrievalCorpus } from './retrieval-corpus.js';
 
-/** The retrievers a LongMemEval retrieval run can use. */
-export type RetrieverKind = 'fulltext' | 'dense' | 'hybrid';
+/**
+ * The retrievers a LongMemEval retrieval run can use: qualm's full-text index (the default), the
+ * official harness's `flat-bm25` (rank_bm25 over whitespace tokens, to reproduce published BM25
+ * baselines), and dense or hybrid retrieval with an embedding model.
+ */
+export type RetrieverKind = 'fulltext' | 'flat-bm25' | 'dense' | 'hybrid';
 
 /** The retriever kinds, for option parsing. */
-export const retrieverKinds: readonly RetrieverKind[] = ['fulltext', 'dense', 'hybrid'];
+export const retrieverKinds: readonly RetrieverKind[] = [
+  'fulltext',
+  'flat-bm25',
+  'dense',
+  'hybrid',
+];
+
+/** Whether a retriever kind needs an embedding model. */
+export function needsEmbedder(kind: RetrieverKind): boolean {
+  return kind === 'dense' || kind === 'hybrid';
+}
 
 /** Options of the LongMemEval retrievers. */
 export interface LongMemEvalRetrieverOptions {
@@ -66,6 +81,7 @@ export async function createLongMemEvalRetriever(
   if (kind === 'fulltext') {
     return new FullTextIndex(corpus.documents, longMemEvalFullTextOptions(options));
   }
+  if (kind === 'flat-bm25') return new FlatBm25Index(corpus.documents);
   if (!options.embedder) {
     throw new BenchmarkError(
       BenchmarkErrorCode.INVALID_CONFIG,

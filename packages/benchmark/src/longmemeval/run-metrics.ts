@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BenchmarkError, BenchmarkErrorCode } from '../errors.js';
 import { openDataFile, streamLongMemEvalRecords } from './loader.js';
+import { numpyRound, pythonFloatRepr } from './python-format.js';
 import {
   computeQaMetrics,
   isExplicitAbstention,
@@ -174,16 +175,15 @@ export function scoreEvalResults(
   return { metrics: computeQaMetrics(answers), judgeModels, missingIds, answers };
 }
 
-// python prints a rounded float with its shortest repr, whole numbers with ".0"
-const round4 = (value: number) => {
-  const rounded = Number(value.toFixed(4));
-  return Number.isInteger(rounded) ? rounded.toFixed(1) : String(rounded);
-};
+// what print(round(np.float64, 4)) writes: numpy's half-to-even rounding, Python's float repr
+const round4 = (value: number | null) =>
+  value === null ? 'nan' : pythonFloatRepr(numpyRound(value, 4));
 
 /**
  * The metrics in the words of the official `print_qa_metrics.py`: each of the six types in its
  * order with accuracy and count (`nan (0)` for a type with no question, as numpy prints it),
- * task-averaged (over the types present), overall, abstention accuracy with its count, then the
+ * task-averaged (`nan` when a type has no question), overall, abstention accuracy with its count,
+ * each rounded as `round(np.float64, 4)` rounds (half to even: 5/32 prints 0.1562), then the
  * false-abstention rate, which the official script does not print.
  */
 export function qaMetricsText(metrics: QaMetrics): string {
@@ -195,7 +195,7 @@ export function qaMetricsText(metrics: QaMetrics): string {
   lines.push(
     '',
     `Task-averaged Accuracy: ${round4(metrics.taskAveraged)}`,
-    `Overall Accuracy: ${round4(metrics.overall)}`,
+    `Overall Accuracy: ${round4(metrics.n ? metrics.overall : null)}`,
     `Abstention Accuracy: ${metrics.abstention.n ? round4(metrics.abstention.accuracy) : 'nan'} (${metrics.abstention.n})`,
     `False-abstention Rate: ${round4(metrics.falseAbstentionRate)} (${metrics.falseAbstentions}/${metrics.n - metrics.abstention.n})`,
   );
