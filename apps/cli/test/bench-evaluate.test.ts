@@ -144,8 +144,10 @@ describe('qualm bench longmemeval evaluate', () => {
       expect(request.body).toMatchObject({
         model: 'gpt-4o-2024-08-06',
         temperature: 0,
-        max_completion_tokens: 10,
+        n: 1,
+        max_tokens: 10,
       });
+      expect(request.body).not.toHaveProperty('max_completion_tokens');
     }
   });
 

@@ -82,6 +82,9 @@ function generate(extra: string[]) {
     dataPath,
     '--model',
     'reader-model',
+    // a model outside the harness's table needs its context length
+    '--context-limit',
+    '128000',
     '--base-url',
     server!.baseURL,
     '--retry-delay',
@@ -108,7 +111,10 @@ describe('qualm bench longmemeval generate', () => {
     const body = server.chatRequests().find((request) => boxOf(request.body!) === '3')!.body!;
     expect(body.model).toBe('reader-model');
     expect(body.temperature).toBe(0);
-    expect(body.max_completion_tokens).toBe(500);
+    // the harness sends 800 for direct reading too, as max_tokens, with n 1
+    expect(body.max_tokens).toBe(800);
+    expect(body.n).toBe(1);
+    expect(body).not.toHaveProperty('max_completion_tokens');
     expect(body.messages).toHaveLength(1);
     expect(promptOf(body)).toBe(
       'I will give you several history chats between you and a user. Please answer the question based on the relevant chat history.\n\n\nHistory Chats:\n\n' +
@@ -149,7 +155,7 @@ describe('qualm bench longmemeval generate', () => {
     expect(prompt).toContain('Box 2 is painted teal.');
     expect(prompt).not.toContain('pasta');
     expect(prompt).not.toContain('### Session 2:');
-    expect(request?.body?.max_completion_tokens).toBe(800);
+    expect(request?.body?.max_tokens).toBe(800);
     expect(lines(out).map((line) => line.question_id)).toEqual(['q2']);
   });
 
@@ -373,5 +379,110 @@ describe('qualm bench longmemeval generate', () => {
     expect(result.stdout).toContain('Examples:');
     expect(result.stdout).toContain('--abstention-threshold');
     expect(result.stdout).toContain('--history retrieval');
+  });
+
+  it('stops in one line, before any request, when the model has no known context length', async () => {
+    server = await answering();
+    const args = generate(['--out', join(directory, 'hypotheses.jsonl')]);
+    args.splice(args.indexOf('--context-limit'), 2);
+    const result = await qualm(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^qualm: no context length is known for model "reader-model" [^\n]*--context-limit N[^\n]*\n$/,
+    );
+    expect(server.chatRequests()).toHaveLength(0);
+  });
+
+  it('sends max_completion_tokens with --max-tokens-parameter, and only user turns with --user-only', async () => {
+    server = await answering();
+    const out = join(directory, 'hypotheses.jsonl');
+    const result = await qualm(
+      generate([
+        '--ids',
+        'q1',
+        '--user-only',
+        '--max-tokens-parameter',
+        'max_completion_tokens',
+        '--out',
+        out,
+      ]),
+    );
+    expect(result.code).toBe(0);
+    const body = server.chatRequests()[0]!.body!;
+    expect(body).toMatchObject({ max_completion_tokens: 800, n: 1 });
+    expect(body).not.toHaveProperty('max_tokens');
+    expect(promptOf(body)).toContain('[{"role": "user", "content": "Box 1 is painted teal."}]');
+    expect(promptOf(body)).not.toContain('assistant');
+  });
+
+  it("answers from a retrieval log written by retrieve --log, the log's questions standing in for --data", async () => {
+    server = await answering();
+    const log = join(directory, 's.retrievallog');
+    const retrieved = await qualm([
+      'bench',
+      'longmemeval',
+      'retrieve',
+      '--data',
+      dataPath,
+      '--level',
+      'session',
+      '--retriever',
+      'flat-bm25',
+      '--log',
+      log,
+    ]);
+    expect(retrieved.code).toBe(0);
+    expect(retrieved.stdout).toContain(`retrieval log: ${log} (8 questions)`);
+    const out = join(directory, 'hypotheses.jsonl');
+    const args = generate([
+      '--retrieval-log',
+      log,
+      '--history',
+      'retrieval',
+      '--top-k',
+      '1',
+      '--ids',
+      'q4',
+      '--out',
+      out,
+    ]);
+    args.splice(args.indexOf('--data'), 2);
+    const result = await qualm(args);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const prompt = promptOf(server.chatRequests()[0]!.body!);
+    // flat-bm25 ranks the evidence session first for "Which colour is box 4?"
+    expect(prompt).toContain('Box 4 is painted teal.');
+    expect(prompt).not.toContain('pasta');
+    expect(lines(out).map((line) => line.question_id)).toEqual(['q4']);
+  });
+
+  it('says in one line that a retrieval log of another level does not fit the history', async () => {
+    server = await answering();
+    const log = join(directory, 'turns.retrievallog');
+    await qualm([
+      'bench',
+      'longmemeval',
+      'retrieve',
+      '--data',
+      dataPath,
+      '--level',
+      'turn',
+      '--log',
+      log,
+    ]);
+    const result = await qualm(
+      generate([
+        '--retrieval-log',
+        log,
+        '--history',
+        'retrieval',
+        '--out',
+        join(directory, 'hypotheses.jsonl'),
+      ]),
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/ranks turns, but the history is of session level/);
+    expect(server.chatRequests()).toHaveLength(0);
   });
 });

@@ -30,8 +30,8 @@ const questions = [
 const refusal = "I don't have enough information to answer this question.";
 const label = (value: boolean, model = 'gpt-4o-2024-08-06') => ({ model, label: value });
 
-// by hand: u 1/2, multi 2/3, temporal 1/2, knowledge-update 0/1; overall 4/8; task-averaged
-// (0.5 + 0.6667 + 0.5 + 0) / 4 = 0.4167; abstention 1/2; false abstention 2 of 6 answerable,
+// by hand: u 1/2, multi 2/3, temporal 1/2, knowledge-update 0/1; overall 4/8; task-averaged nan
+// (two of the six official types have no question); abstention 1/2; false abstention 2 of 6 answerable,
 // one written by the reader (u2), one added by the detector (m3)
 const results = [
   { question_id: 'u1', hypothesis: 'a', autoeval_label: label(true) },
@@ -86,7 +86,7 @@ describe('qualm bench longmemeval metrics', () => {
       ['multi-session', '3', '66.7'],
       ['temporal-reasoning', '2', '50.0'],
       ['knowledge-update', '1', '0.0'],
-      ['task-averaged', '8', '41.7'],
+      ['task-averaged', '8', '-'],
       ['overall', '8', '50.0'],
       ['abstention', '2', '50.0'],
       ['false abstention', '6', '33.3'],
@@ -110,7 +110,7 @@ describe('qualm bench longmemeval metrics', () => {
         '\ttemporal-reasoning: 0.5 (2)',
         '\tknowledge-update: 0.0 (1)',
         '',
-        'Task-averaged Accuracy: 0.4167',
+        'Task-averaged Accuracy: nan',
         'Overall Accuracy: 0.5',
         'Abstention Accuracy: 0.5 (2)',
         'False-abstention Rate: 0.3333 (2/6)',
@@ -131,7 +131,7 @@ describe('qualm bench longmemeval metrics', () => {
       judgeModels: ['gpt-4o-2024-08-06'],
       missingIds: ['gone'],
     });
-    expect(body.taskAveraged).toBeCloseTo(0.41667, 4);
+    expect(body.taskAveraged).toBeNull();
   });
 
   it('writes a Markdown table to --out', async () => {

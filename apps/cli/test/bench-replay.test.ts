@@ -74,7 +74,8 @@ describe('qualm bench longmemeval replay', () => {
       abstention: { accuracy: 1, correct: 1, n: 1 },
       falseAbstentionRate: 0,
     });
-    expect(typeof output.baseline.taskAveraged).toBe('number');
+    // a run without every official type has no task average, as the official script prints nan
+    expect(output.baseline.taskAveraged).toBeNull();
   });
 
   it('leaves the detector out without --abstention, and prints a table by default', async () => {

@@ -218,6 +218,42 @@ describe('runEvaluation', () => {
     expect(run.failures.map((failure) => failure.questionId)).toEqual(['q2']);
     expect(run.written).toBe(6);
   });
+
+  it('tries each judgement maxAttempts times: the harness retries until it gets an answer, qualm as often as asked', async () => {
+    const failuresBeforeAnswer = 4;
+    const failed = new Map<string, number>();
+    server = await startChatServer({
+      handler: (body) => {
+        const prompt = promptOf(body);
+        const count = failed.get(prompt) ?? 0;
+        if (prompt.includes('Question 2?') && count < failuresBeforeAnswer) {
+          failed.set(prompt, count + 1);
+          return { fault: 'server_error', status: 502 };
+        }
+        return { content: 'yes' };
+      },
+    });
+    const paths = await files();
+    const client = (maxAttempts: number) =>
+      createChatClient({
+        model: 'gpt-4o-2024-08-06',
+        baseURL: server!.baseURL,
+        apiKey: 'k',
+        maxAttempts,
+        backoff: { baseDelayMs: 1, maxDelayMs: 2 },
+      });
+    const few = await runEvaluation({ client: client(3), ...paths });
+    expect(few.failures).toEqual([
+      {
+        questionId: 'q2',
+        code: 'JUDGE_UNAVAILABLE',
+        message: expect.stringContaining('(3 attempts)'),
+      },
+    ]);
+    failed.clear();
+    const enough = await runEvaluation({ client: client(failuresBeforeAnswer + 1), ...paths });
+    expect(enough).toMatchObject({ written: 1, failures: [], alreadyDone: 6 });
+  });
 });
 
 describe('run metrics', () => {

@@ -33,6 +33,42 @@ function gaps(target: ChatServer): number[] {
   return times.slice(1).map((time, index) => time - (times[index] ?? 0));
 }
 
+describe('the request the chat client sends', () => {
+  it('sends the reply length as max_tokens with n 1 by default, as the LongMemEval harness does', async () => {
+    server = await startChatServer({ handler: () => ({ content: 'four' }) });
+    await testClient(server.baseURL).complete(question, { maxTokens: 12 });
+    const body = server.chatRequests()[0]?.body;
+    expect(body).toMatchObject({ n: 1, max_tokens: 12 });
+    expect(body).not.toHaveProperty('max_completion_tokens');
+  });
+
+  it('sends max_completion_tokens instead for endpoints that want the newer name', async () => {
+    server = await startChatServer({ handler: () => ({ content: 'four' }) });
+    const client = createChatClient({
+      model: 'judge-model',
+      baseURL: server.baseURL,
+      apiKey: 'k',
+      maxTokens: 7,
+      maxTokensParameter: 'max_completion_tokens',
+    });
+    expect(client.maxTokensParameter).toBe('max_completion_tokens');
+    await client.complete(question);
+    const body = server.chatRequests()[0]?.body;
+    expect(body).toMatchObject({ n: 1, max_completion_tokens: 7 });
+    expect(body).not.toHaveProperty('max_tokens');
+  });
+
+  it('rejects an unknown reply-length field', () => {
+    expect(() =>
+      createChatClient({
+        model: 'm',
+        apiKey: 'k',
+        maxTokensParameter: 'max_new_tokens' as 'max_tokens',
+      }),
+    ).toThrow(/maxTokensParameter/);
+  });
+});
+
 describe('retry policy of the chat client', () => {
   it('retries a 500 twice and returns the third answer, with three requests and one call', async () => {
     server = await startChatServer({

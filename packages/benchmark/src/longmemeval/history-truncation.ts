@@ -77,7 +77,8 @@ const END_OF_PROMPT = '<|endofprompt|>';
 const END_OF_TEXT_ID = 199999;
 
 type O200kModule = typeof import('gpt-tokenizer/encoding/o200k_base');
-let o200kModule: Promise<O200kModule> | undefined;
+type BytePairModule = typeof import('gpt-tokenizer/BytePairEncodingCore');
+let o200kModule: Promise<[O200kModule, BytePairModule]> | undefined;
 
 /**
  * tiktoken's `o200k_base` as the harness calls it for GPT models:
@@ -88,8 +89,18 @@ let o200kModule: Promise<O200kModule> | undefined;
  * at about 10 MB/s.
  */
 export async function o200kTokenizer(): Promise<HistoryTokenizer> {
-  o200kModule ??= import('gpt-tokenizer/encoding/o200k_base');
-  const { encode, decode } = await o200kModule;
+  o200kModule ??= Promise.all([
+    import('gpt-tokenizer/encoding/o200k_base'),
+    import('gpt-tokenizer/BytePairEncodingCore'),
+  ]);
+  const [{ encode, decode }, { decoder }] = await o200kModule;
+  // gpt-tokenizer decodes with one shared streaming TextDecoder that it never flushes: flushing it
+  // before clears bytes another decode left, and after turns a character cut in two into U+FFFD,
+  // as tiktoken's decode(errors="replace") does
+  const decodeCut = (tokens: number[]) => {
+    decoder.decode();
+    return decode(tokens) + decoder.decode();
+  };
   const plain = { disallowedSpecial: new Set<string>() };
   return {
     name: 'o200k_base',
@@ -108,7 +119,7 @@ export async function o200kTokenizer(): Promise<HistoryTokenizer> {
       });
       if (tokens.length <= maxTokens) return { text, tokens: tokens.length, truncated: false };
       return {
-        text: decode(tokens.slice(0, Math.max(0, maxTokens))),
+        text: decodeCut(tokens.slice(0, Math.max(0, maxTokens))),
         tokens: tokens.length,
         truncated: true,
       };
