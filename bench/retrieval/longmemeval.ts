@@ -4,29 +4,34 @@
 // top scores for answerable and abstention questions.
 // Run: pnpm bench:retrieval [path to longmemeval_s_cleaned.json.gz]
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { cpus, platform, release, totalmem } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 // the bench runs from the repository root, outside any workspace package, so it reads the
 // packages' public entries by path
 import {
+  buildReaderPrompt,
   buildRetrievalCorpus,
   evaluateRetrieval,
+  FlatBm25Index,
+  formatHistory,
   isAbstentionQuestion,
   type LongMemEvalQuestion,
   longMemEvalFullTextOptions,
+  o200kTokenizer,
   percentile,
   type QuestionRetrievalResult,
   questionSplit,
   type RetrievalCorpus,
   type RetrievalLevel,
+  selectHistory,
   streamLongMemEval,
 } from '../../packages/benchmark/src/index.js';
+import { createChatClient } from '../../packages/judge/src/index.js';
 import {
   Analyzer,
   FullTextIndex,
   type FullTextIndexOptions,
-  type RetrievalDocument,
-  type RetrievalHit,
   type Retriever,
 } from '../../packages/search-core/src/index.js';
 
@@ -34,68 +39,6 @@ const defaultPath = fileURLToPath(
   new URL('../../../shared/data/longmemeval/longmemeval_s_cleaned.json.gz', import.meta.url),
 );
 const dataPath = process.argv[2] ?? defaultPath;
-
-/**
- * BM25 as the official harness runs it (rank_bm25's BM25Okapi over `text.split(" ")`, k1 1.5,
- * b 0.75, negative idf floored at 0.25 × the mean idf), ranked as `np.argsort(scores)[::-1]`.
- */
-class HarnessBm25 implements Retriever {
-  private readonly frequencies: Map<string, number>[];
-  private readonly lengths: number[];
-  private readonly average: number;
-  private readonly idf = new Map<string, number>();
-
-  constructor(private readonly documents: readonly RetrievalDocument[]) {
-    const tokens = documents.map((document) => document.text.split(' '));
-    this.lengths = tokens.map((list) => list.length);
-    this.average =
-      this.lengths.reduce((sum, length) => sum + length, 0) / Math.max(1, documents.length);
-    this.frequencies = tokens.map((list) => {
-      const counts = new Map<string, number>();
-      for (const token of list) counts.set(token, (counts.get(token) ?? 0) + 1);
-      return counts;
-    });
-    const documentFrequency = new Map<string, number>();
-    for (const counts of this.frequencies) {
-      for (const token of counts.keys())
-        documentFrequency.set(token, (documentFrequency.get(token) ?? 0) + 1);
-    }
-    let sum = 0;
-    const negative: string[] = [];
-    for (const [token, frequency] of documentFrequency) {
-      const value = Math.log(documents.length - frequency + 0.5) - Math.log(frequency + 0.5);
-      this.idf.set(token, value);
-      sum += value;
-      if (value < 0) negative.push(token);
-    }
-    const floor = (0.25 * sum) / Math.max(1, documentFrequency.size);
-    for (const token of negative) this.idf.set(token, floor);
-  }
-
-  async search(query: string): Promise<RetrievalHit[]> {
-    const terms = query.split(' ');
-    const scores = this.documents.map((_, position) => {
-      let score = 0;
-      const counts = this.frequencies[position]!;
-      const norm = 1.5 * (1 - 0.75 + (0.75 * this.lengths[position]!) / this.average);
-      for (const term of terms) {
-        const frequency = counts.get(term) ?? 0;
-        score += ((this.idf.get(term) ?? 0) * frequency * 2.5) / (frequency + norm);
-      }
-      return score;
-    });
-    const order = scores
-      .map((_, position) => position)
-      .sort((left, right) => scores[left]! - scores[right]! || left - right)
-      .reverse();
-    return order.map((position) => ({
-      id: this.documents[position]!.id,
-      score: scores[position]!,
-      rawScore: scores[position]!,
-      document: this.documents[position]!,
-    }));
-  }
-}
 
 interface Variant {
   name: string;
@@ -238,7 +181,7 @@ async function main(): Promise<void> {
   const variants: Variant[] = [
     {
       name: 'reference: harness flat-bm25 (split on spaces, k1 1.5, b 0.75)',
-      create: (corpus) => new HarnessBm25(corpus.documents),
+      create: (corpus) => new FlatBm25Index(corpus.documents),
     },
     {
       name: 'BM25 k1 1.2 b 0.75, Unicode words, no stop words, no stemming',
@@ -388,3 +331,87 @@ async function main(): Promise<void> {
 }
 
 await main();
+await officialDefaults();
+
+// what the reader is shown with run_generation.sh's defaults (top 50, gpt-4o's 128,000-token
+// context less 800 and 1000), and the o200k_base tokenizer's speed beside tiktoken's own port
+async function officialDefaults(): Promise<void> {
+  if (!existsSync(dataPath)) return;
+  const questions: LongMemEvalQuestion[] = [];
+  for await (const question of streamLongMemEval(dataPath)) questions.push(question);
+  console.log('\n## The reader under the official defaults (top 50, gpt-4o)\n');
+  let matchedUnder50 = 0;
+  let shownUnder50 = 0;
+  let haystacksUnder50 = 0;
+  for (const question of questions) {
+    const corpus = buildRetrievalCorpus(question, 'session');
+    if (corpus.documents.length < 50) haystacksUnder50 += 1;
+    const index = new FullTextIndex(corpus.documents, longMemEvalFullTextOptions());
+    const matched = index.searchSync(question.question, { limit: 50 }).length;
+    if (matched < Math.min(50, corpus.documents.length)) matchedUnder50 += 1;
+    const shown = await selectHistory(question, { source: 'retrieval' });
+    if (shown.length < Math.min(50, corpus.documents.length)) shownUnder50 += 1;
+  }
+  console.log(
+    `- session-level retrieval, full text: the retriever matches fewer than 50 sessions (or the whole haystack) for ` +
+      `${matchedUnder50} of ${questions.length} questions; the reader is shown fewer for ${shownUnder50} ` +
+      `(${haystacksUnder50} haystacks have fewer than 50 sessions)`,
+  );
+  const client = createChatClient({ model: 'gpt-4o', apiKey: 'unused' });
+  const tokens: number[] = [];
+  let truncated = 0;
+  const started = performance.now();
+  const counter = await o200kTokenizer();
+  for (const question of questions) {
+    const built = await buildReaderPrompt(question, {
+      client,
+      method: 'cot',
+      history: { source: 'full' },
+    });
+    if (built.truncated) {
+      truncated += 1;
+      tokens.push(built.truncated.tokens);
+    } else {
+      const history = formatHistory(await selectHistory(question, { source: 'full' }));
+      tokens.push(counter.fit(history, Number.POSITIVE_INFINITY).tokens);
+    }
+  }
+  const seconds = (performance.now() - started) / 1000;
+  console.log(
+    `- full history (the latest 50 sessions), gpt-4o: history tokens p50 / p90 / max ` +
+      `${percentile(tokens, 0.5)} / ${percentile(tokens, 0.9)} / ${Math.max(...tokens)} (o200k_base); ` +
+      `cut to 126,200 for ${truncated} of ${questions.length} questions; ${seconds.toFixed(1)} s for all prompts`,
+  );
+  // the reference: js-tiktoken, a port of tiktoken's own algorithm, on the same histories
+  const require = createRequire(new URL('../../packages/benchmark/package.json', import.meta.url));
+  const { Tiktoken } = (await import(pathToFileURL(require.resolve('js-tiktoken/lite')).href)) as {
+    Tiktoken: new (ranks: unknown) => { encode(text: string, allowed: string[]): number[] };
+  };
+  const ranks = (await import(pathToFileURL(require.resolve('js-tiktoken/ranks/o200k_base')).href))
+    .default;
+  const reference = new Tiktoken(ranks);
+  const tokenizer = await o200kTokenizer();
+  const sample = await Promise.all(
+    questions
+      .slice(0, 10)
+      .map(async (question) => formatHistory(await selectHistory(question, { source: 'full' }))),
+  );
+  const bytes = sample.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+  const timed = (count: (text: string) => number) => {
+    const runs: number[] = [];
+    let total = 0;
+    for (let round = 0; round < 3; round += 1) {
+      const begin = performance.now();
+      total = sample.reduce((sum, text) => sum + count(text), 0);
+      runs.push(performance.now() - begin);
+    }
+    return { total, milliseconds: percentile(runs, 0.5) };
+  };
+  const ours = timed((text) => tokenizer.fit(text, Number.POSITIVE_INFINITY).tokens);
+  const theirs = timed((text) => reference.encode(text, ['<|endoftext|>']).length);
+  console.log(
+    `- o200k_base on ${sample.length} histories (${(bytes / 2 ** 20).toFixed(1)} MiB), median of 3: gpt-tokenizer ` +
+      `${ours.milliseconds.toFixed(0)} ms, js-tiktoken ${theirs.milliseconds.toFixed(0)} ms ` +
+      `(${(theirs.milliseconds / ours.milliseconds).toFixed(1)} × slower); same token count: ${ours.total === theirs.total}`,
+  );
+}

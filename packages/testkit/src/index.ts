@@ -15,6 +15,11 @@ export {
   unusedPort,
 } from './chat-server.js';
 export {
+  type LongMemEvalDataOptions,
+  type LongMemEvalDataSummary,
+  writeLongMemEvalFile,
+} from './longmemeval-data.js';
+export {
   TINY_MODEL_IR_VERSION,
   TINY_MODEL_OPSET,
   type TinyModelPrecision,

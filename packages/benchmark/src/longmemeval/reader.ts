@@ -222,8 +222,9 @@ function fitHistory(
 ): { text: string; truncated?: { tokens: number; budget: number } } {
   const { budget, tokenizer } = truncation;
   if (budget === undefined) return { text: history };
+  // spares counting a history that cannot be over the budget
+  if (Buffer.byteLength(history) + specialTokenAllowance <= budget) return { text: history };
   if (!tokenizer) {
-    if (Buffer.byteLength(history) + specialTokenAllowance <= budget) return { text: history };
     throw new BenchmarkError(
       BenchmarkErrorCode.INVALID_CONFIG,
       `question ${question.question_id}: the history may be longer than its budget of ${budget} tokens, and model "${model}" is not a GPT model, whose tokens the harness counts with o200k_base: give the folder of its tokenizer.json (--tokenizer DIR, or under --models-dir), or --tokenizer o200k_base to count with GPT's`,
