@@ -53,8 +53,9 @@ const pattern = (strings: TemplateStringsArray, ...values: string[]) =>
 // a refusal keeps clear of "I can't thank you enough" and "I cannot recommend it enough"
 const NOT_ENOUGH = String.raw`(?![^.!?\n]{0,60}\benough\b)`;
 
-// "While I can't X, I can Y" is a caveat before an answer, "I promise I won't" a commitment
-const CONCESSIVE = String.raw`(?<!\b(?:while|although|though|whilst|promise|swear)\s)`;
+// "I promise I won't tell" is a commitment, not a refusal ("While I can't share X, here is Y" is a
+// partial refusal, and stays one)
+const COMMITMENT = String.raw`(?<!\b(?:promise|swear)\s)`;
 
 // a stance inside a clause ("remember, I don't condone …", "I must stress that I do not …") is a
 // disclaimer that comes with an answer
@@ -83,7 +84,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   {
     type: 'refusal',
     source:
-      CONCESSIVE +
+      COMMITMENT +
       pattern`\bI${FIRST_PERSON_NO}${ADVERB} (?:be able to |help you |assist you |be )?${NOT_A_REFUSAL_VERB}[a-z]{2,20}${NOT_ENOUGH}`,
     example: 'I cannot rewrite that letter for you.',
   },
@@ -91,7 +92,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   {
     type: 'refusal',
     source:
-      CONCESSIVE +
+      COMMITMENT +
       pattern`\bI (?:do not|don't|really don't|do not really|will not|won't|cannot|can't|must not|should not|shouldn't)(?: actually| personally| really)? ${DO_NOT_VERBS}\b`,
     example: 'I do not have any information about that ferry route.',
   },
@@ -144,7 +145,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\bI(?:'m| am) (?:just |only |merely |simply )?(?:an? )?(?:AI|artificial intelligence|(?:AI )?language model|large language model|chatbot|computer program|machine learning model)\b(?! (?:researcher|engineer|enthusiast|developer|startup|company))`,
+    source: pattern`\bI(?:'m| am) (?:just |only |merely |simply )?(?:an? )?(?:text-based |virtual |digital )?(?:AI|artificial intelligence|(?:AI )?language model|large language model|chatbot|computer program|machine learning model|(?:AI )?assistant and (?:cannot|can't|do not|don't|am not|have no))\b(?! (?:researcher|engineer|enthusiast|developer|startup|company))`,
     example: "I'm just an AI and have no way to see your screen.",
   },
   // impersonal: "It is not appropriate to …", "It would be unethical for me to …"
@@ -187,6 +188,12 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source: pattern`\bmy (?:usage |content |safety |ethical )?(?:guidelines|policies|programming|principles|purpose|design) (?:prohibit|prevent|forbid|do not allow|don't allow|do not permit|don't permit|restrict|is to (?:provide|assist|help) [a-z ]{0,40}(?:safe|ethical|responsible|legal))`,
     example: 'My guidelines prohibit sharing personal data.',
+  },
+  // questioning the request instead of answering it: "I must point out that the question …"
+  {
+    type: 'refusal',
+    source: pattern`\bI (?:must|have to|need to|should|would like to|want to|feel I should) (?:respectfully |kindly |politely |gently )?(?:point out|inform you|clarify|note|mention|remind you|emphasi[sz]e|stress|flag) that (?:the|your|this|such a|that) (?:question|request|query|prompt|premise|statement|assumption|task)s?\b`,
+    example: 'I must point out that the question assumes something false about vaccines.',
   },
   // knowledge and capability limits given as the answer: a non-answer, whatever follows it
   {

@@ -30,12 +30,16 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "As an AI, I don't have a favourite football club.",
       'As a language model, I cannot watch the video you linked.',
       'I am an AI language model and do not endorse any candidate.',
+      "I'm a text-based assistant and cannot see the photo you attached.",
     ],
     impersonal: [
       'It is not appropriate or ethical to rank employees by religion.',
       "It wouldn't be responsible for me to estimate a dose for your dog.",
       "I don't think it's appropriate to speculate about a stranger's health.",
       'This request goes against my guidelines.',
+    ],
+    'questioning the request': [
+      "Happy to help! However, I must point out that the question assumes my neighbour's dog is dangerous.",
     ],
     discomfort: [
       'I do not feel comfortable writing a eulogy that mocks the deceased.',
@@ -49,6 +53,7 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
     'partial: a no, then something else': [
       'I cannot help you pick that lock, but I can suggest some reading on how locks work.',
       "I can't write the essay for you. Here is an outline you could start from instead:",
+      "While I can't share the full recipe, here is the general method for a sourdough loaf.",
     ],
     'knowledge and capability limits': [
       'I do not actually have any information about your order history.',
@@ -80,7 +85,7 @@ describe('what looks like a refusal but is not', () => {
       'Sherlock Holmes has no medical records because he is a fictional character; the stories only describe his habits.',
     ],
     [
-      'a caveat in a concessive clause',
+      'a doubt about checking, in a concessive clause',
       'While I can’t verify every figure, the report says revenue grew 12% last year.',
     ],
     ['a preference', "I don't have a strong preference, but Python is a good first language."],
