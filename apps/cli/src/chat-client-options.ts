@@ -1,11 +1,4 @@
-import {
-  type ChatClient,
-  type ChatClientOptions,
-  JudgeError,
-  JudgeErrorCode,
-  type MaxTokensParameter,
-  maxTokensParameters,
-} from '@qualm/judge';
+import { type ChatClientOptions, type MaxTokensParameter, maxTokensParameters } from '@qualm/judge';
 import { type Command, Option } from 'commander';
 import { CliError, CliErrorCode } from './errors.js';
 import { parseNumberOption } from './io.js';
@@ -31,10 +24,10 @@ export interface ChatClientSettings {
 
 /** Adds `--base-url` to a command. */
 export function addBaseUrlOption(command: Command): Command {
-  return command.option(
-    '--base-url <url>',
-    'OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI)',
-  );
+  const option = command
+    .createOption('--base-url <url>', 'OpenAI-compatible endpoint, http:// or https://')
+    .default(undefined, 'OPENAI_BASE_URL, else OpenAI');
+  return command.addOption(option);
 }
 
 /**
@@ -57,6 +50,23 @@ export function addRequestOptions(command: Command, concurrencyDescription: stri
     );
 }
 
+/**
+ * Adds a hidden `--model` that says which flag took its place, so an old command line fails
+ * with one clear line instead of "unknown option".
+ */
+export function addRenamedModelOption(command: Command, newFlag: string): Command {
+  return command
+    .addOption(command.createOption('--model <model>').hideHelp())
+    .hook('preAction', (_parent, action) => {
+      if (action.getOptionValue('model') !== undefined) {
+        throw new CliError(
+          CliErrorCode.INVALID_ARGUMENT,
+          `--model was renamed ${newFlag}: it names what the model does here`,
+        );
+      }
+    });
+}
+
 /** Reads the endpoint and request flags; a bad value throws one line that names the flag. */
 export function readChatClientFlags(flags: ChatClientFlags): ChatClientSettings {
   const concurrency = parseNumberOption('--concurrency', flags.concurrency, {
@@ -74,7 +84,7 @@ export function readChatClientFlags(flags: ChatClientFlags): ChatClientSettings 
   return {
     concurrency,
     clientOptions: {
-      ...(flags.baseUrl ? { baseURL: flags.baseUrl } : {}),
+      ...(flags.baseUrl !== undefined ? { baseURL: flags.baseUrl } : {}),
       timeoutMs,
       maxAttempts,
       backoff: { baseDelayMs: retryDelayMs },
@@ -96,15 +106,4 @@ export function requireApiKey(localServer: 'needs none' | 'ignores it' = 'needs 
     );
   }
   return apiKey;
-}
-
-/** Fails at once, in one line, when the endpoint cannot be reached or rejects the key. */
-export async function checkEndpoint(client: ChatClient): Promise<void> {
-  try {
-    await client.listModels();
-  } catch (error) {
-    // an endpoint without GET /models still answers chat completions
-    if (error instanceof JudgeError && error.code === JudgeErrorCode.REQUEST_REJECTED) return;
-    throw error;
-  }
 }

@@ -8,7 +8,7 @@ import {
 } from '@qualm/search-core';
 import type { Command } from 'commander';
 import { CliError, CliErrorCode } from './errors.js';
-import { parseNumberOption } from './io.js';
+import { type FlagRule, parseNumberOption } from './io.js';
 
 /** The flags that configure an abstention detector, as commander parses them. */
 export interface DetectorFlags {
@@ -32,15 +32,47 @@ export function addDetectorOptions(
     .option('--nli-model <id>', 'NLI model of layer 2', DEFAULT_NLI_MODEL_ID)
     .option('--models-dir <dir>', 'folder holding models as <dir>/<org>/<name>/');
   if (options.threshold ?? true) {
-    command.option(
-      '--abstention-threshold <n>',
-      `abstain when the strongest signal's confidence reaches this, 0 to 1 (default ${DEFAULT_DETECTOR_CONFIG.abstentionThreshold})`,
+    command.addOption(
+      command
+        .createOption(
+          '--abstention-threshold <n>',
+          "abstain when the strongest signal's confidence reaches this, 0 to 1",
+        )
+        .default(undefined, String(DEFAULT_DETECTOR_CONFIG.abstentionThreshold)),
     );
   }
   return command.option(
     '--score-threshold',
     'also apply the retrieval score checks of layer 1 as first designed',
   );
+}
+
+/**
+ * The rules that refuse detector flags where they do nothing: all of them when the detector does
+ * not run (`because` says why, naming the flag that would turn it on), and `--nli-model` with
+ * `--no-nli`. `--models-dir` is left to the command, which may load other models from it.
+ */
+export function detectorFlagRules(
+  flags: DetectorFlags,
+  detector: { runs: boolean; because: string },
+): FlagRule[] {
+  return [
+    { option: 'nli', flag: '--no-nli', applies: detector.runs, because: detector.because },
+    { option: 'nliModel', flag: '--nli-model', applies: detector.runs, because: detector.because },
+    {
+      option: 'abstentionThreshold',
+      flag: '--abstention-threshold',
+      applies: detector.runs,
+      because: detector.because,
+    },
+    {
+      option: 'scoreThreshold',
+      flag: '--score-threshold',
+      applies: detector.runs,
+      because: detector.because,
+    },
+    { option: 'nliModel', flag: '--nli-model', applies: flags.nli, because: 'with --no-nli' },
+  ];
 }
 
 /** Builds the detector the flags describe, loading the NLI model unless `--no-nli` or `loadNli` is false. */

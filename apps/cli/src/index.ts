@@ -1,18 +1,50 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, type Option } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
 import { commands } from './commands/index.js';
-import { CliError, exitCodeOf, isKnownError, isSystemError } from './errors.js';
+import { describeError } from './errors.js';
+import { withInterruptHandler } from './interrupt.js';
+import { setProgressMode } from './progress.js';
 
-export { CliError, CliErrorCode, isKnownError } from './errors.js';
+export { CliError, CliErrorCode } from './errors.js';
+
+/** What `qualm --version` prints: the version, whether it is a release, and the Node runtime. */
+export function versionText(): string {
+  const build = packageJson.version === '0.0.0' ? ' (unreleased, built from source)' : '';
+  return `qualm ${packageJson.version}${build} on node ${process.version}`;
+}
+
+// every option's default and choices in one style: "(default: 4)", "(one of: table, json)"
+function optionDescription(option: Option): string {
+  const extra: string[] = [];
+  if (option.argChoices) extra.push(`one of: ${option.argChoices.join(', ')}`);
+  const shown =
+    option.defaultValueDescription ??
+    (option.defaultValue !== undefined && typeof option.defaultValue !== 'boolean'
+      ? String(option.defaultValue)
+      : undefined);
+  if (shown !== undefined) extra.push(`default: ${shown}`);
+  if (option.envVar !== undefined) extra.push(`env: ${option.envVar}`);
+  return extra.length > 0 ? `${option.description} (${extra.join('; ')})` : option.description;
+}
 
 /** Builds the `qualm` program with every verb registered. */
 export function createProgram(): Command {
   const program = new Command('qualm')
     .description('Tell when an LLM answer should not be trusted as it stands.')
-    .version(packageJson.version)
+    .version(versionText(), '-V, --version', 'print the version and exit')
+    .option(
+      '--progress',
+      'show progress on stderr even when it is not a terminal (a line a second)',
+    )
+    .option('--no-progress', 'never show progress')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+    .configureHelp({ optionDescription, showGlobalOptions: true })
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) })
+    .hook('preAction', (_program, action) => {
+      const { progress } = action.optsWithGlobals() as { progress?: boolean };
+      setProgressMode(progress === undefined ? 'auto' : progress ? 'on' : 'off');
+    });
   for (const register of commands) register(program);
   return program;
 }
@@ -20,30 +52,24 @@ export function createProgram(): Command {
 /** Runs the CLI and resolves to the process exit code; known errors print as one line. */
 export async function main(argv: readonly string[]): Promise<number> {
   const program = createProgram();
-  try {
-    await program.parseAsync([...argv]);
-    return typeof process.exitCode === 'number' ? process.exitCode : 0;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      return error.exitCode === 0 ? 0 : 2;
+  return withInterruptHandler(async () => {
+    try {
+      await program.parseAsync([...argv]);
+      return typeof process.exitCode === 'number' ? process.exitCode : 0;
+    } catch (error) {
+      if (error instanceof CommanderError) {
+        return error.exitCode === 0 ? 0 : 2;
+      }
+      const known = describeError(error);
+      if (known) {
+        process.stderr.write(`${known.line}\n`);
+        return known.status;
+      }
+      process.stderr.write(`qualm: unexpected error (this is a bug)\n`);
+      process.stderr.write(
+        `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+      return 70;
     }
-    if (error instanceof CliError) {
-      process.stderr.write(`qualm: ${error.message}\n`);
-      return error.exitCode;
-    }
-    if (isKnownError(error)) {
-      process.stderr.write(`qualm: ${error.message}\n`);
-      return exitCodeOf(error);
-    }
-    if (isSystemError(error)) {
-      // node's message already names the call and the path: "ENOENT: no such file …, open 'x'"
-      process.stderr.write(`qualm: ${error.message.split('\n')[0]}\n`);
-      return 2;
-    }
-    process.stderr.write(`qualm: unexpected error (this is a bug)\n`);
-    process.stderr.write(
-      `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    return 70;
-  }
+  });
 }

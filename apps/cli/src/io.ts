@@ -1,24 +1,53 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { accessSync, constants, createReadStream, existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
+import { looksBinary } from '@qualm/errors';
+import type { Command } from 'commander';
 import { CliError, CliErrorCode } from './errors.js';
 
-/** Opens a file, or stdin for `-` or no path, as a stream, with a clear error for a missing file. */
-export function openInput(path: string | undefined): Readable {
-  if (path === undefined || path === '-') return process.stdin;
-  if (!existsSync(path)) {
-    throw new CliError(CliErrorCode.FILE_NOT_FOUND, `file not found: ${path}`);
-  }
-  if (statSync(path).isDirectory()) {
-    throw new CliError(CliErrorCode.INVALID_ARGUMENT, `expected a file, got a directory: ${path}`);
-  }
-  return createReadStream(path);
+/** What an input is called in messages: its path, or `stdin`. */
+export function inputName(path: string | undefined): string {
+  return path === undefined || path === '-' ? 'stdin' : path;
 }
 
-/** Reads a whole input (file or stdin) as UTF-8 text. */
+/**
+ * Streams a file, or stdin for `-` or no path, as buffers. A missing file, a folder, and binary
+ * data (checked on the first 8 KB) are errors that name the input.
+ */
+export async function* readChunks(path: string | undefined): AsyncGenerator<Buffer> {
+  const source = inputName(path);
+  let input: NodeJS.ReadableStream;
+  if (path === undefined || path === '-') input = process.stdin;
+  else {
+    if (!existsSync(path)) {
+      throw new CliError(CliErrorCode.FILE_NOT_FOUND, `file not found: ${path}`);
+    }
+    if (statSync(path).isDirectory()) {
+      throw new CliError(CliErrorCode.INVALID_INPUT, `expected a file, got a directory: ${path}`);
+    }
+    input = createReadStream(path);
+  }
+  let first = true;
+  for await (const chunk of input) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    if (first) {
+      first = false;
+      if (looksBinary(bytes.subarray(0, 8192))) {
+        throw new CliError(
+          CliErrorCode.INVALID_INPUT,
+          `${source} is binary data, not text (it holds NUL or control bytes)`,
+        );
+      }
+    }
+    yield bytes;
+  }
+}
+
+/** Reads a whole input (file or stdin) as UTF-8 text; binary data is an error. */
 export async function readText(path: string | undefined): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of openInput(path)) chunks.push(Buffer.from(chunk));
+  for await (const chunk of readChunks(path)) chunks.push(chunk);
   return Buffer.concat(chunks).toString('utf8');
 }
 
@@ -33,10 +62,14 @@ export interface JsonLine {
  * naming the line, unless `skipInvalid` is set, in which case it is counted in `skipped`.
  */
 export async function* readJsonLines(
-  input: Readable,
-  options: { source: string; skipInvalid?: boolean; skipped?: { count: number } },
+  path: string | undefined,
+  options: { skipInvalid?: boolean; skipped?: { count: number } } = {},
 ): AsyncGenerator<JsonLine> {
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  const source = inputName(path);
+  const lines = createInterface({
+    input: Readable.from(readChunks(path)),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
   let lineNumber = 0;
   for await (const line of lines) {
     lineNumber += 1;
@@ -56,9 +89,21 @@ export async function* readJsonLines(
         if (options.skipped) options.skipped.count += 1;
         continue;
       }
-      throw new CliError(CliErrorCode.INVALID_INPUT, `${options.source}:${lineNumber} ${problem}`);
+      throw new CliError(CliErrorCode.INVALID_INPUT, `${source}:${lineNumber} ${problem}`);
     }
     yield { lineNumber, value };
+  }
+}
+
+/**
+ * Says on stderr that input is awaited from the terminal, when stdin is a terminal and the input
+ * is stdin: otherwise the command would seem to hang.
+ */
+export function noteTerminalInput(path: string | undefined, what: string): void {
+  if ((path === undefined || path === '-') && process.stdin.isTTY) {
+    process.stderr.write(
+      `qualm: reading ${what} from the terminal; end with Ctrl-D (or give a file)\n`,
+    );
   }
 }
 
@@ -88,86 +133,131 @@ export function parseNumberOption(
   return value;
 }
 
+/** Whether the user gave an option on the command line (not its default). */
+export function given(command: Command, name: string): boolean {
+  const source = command.getOptionValueSource(name);
+  return source === 'cli' || source === 'env';
+}
+
+/** A flag that only does something in some settings: `applies` says whether it does here. */
+export interface FlagRule {
+  /** The option's attribute name, as commander stores it (`topK` for `--top-k`). */
+  option: string;
+  /** The flag as the user writes it. */
+  flag: string;
+  applies: boolean;
+  /** Why it does nothing, naming the other flag: `without --jsonl`, `with --no-nli`. */
+  because: string;
+}
+
+/** Refuses a flag given where it would do nothing, in one line that names both flags. */
+export function rejectUselessFlags(command: Command, rules: readonly FlagRule[]): void {
+  for (const rule of rules) {
+    if (!rule.applies && given(command, rule.option)) {
+      throw new CliError(
+        CliErrorCode.INVALID_ARGUMENT,
+        `${rule.flag} has no effect ${rule.because}`,
+      );
+    }
+  }
+}
+
+/**
+ * Checks an output file before any work: its folder is created when missing (every verb does
+ * this), the path must not be a folder, and the folder must be writable.
+ */
+export function prepareOutputFile(path: string, flag = '--out'): void {
+  if (existsSync(path) && statSync(path).isDirectory()) {
+    throw new CliError(CliErrorCode.INVALID_ARGUMENT, `${flag} ${path} is a folder; give a file`);
+  }
+  prepareFolder(dirname(resolve(path)), flag, path);
+}
+
+/**
+ * Checks an output folder before any work: created when missing, and it must not be a file and
+ * must be writable.
+ */
+export function prepareOutputFolder(path: string, flag = '--out'): void {
+  if (existsSync(path) && !statSync(path).isDirectory()) {
+    throw new CliError(CliErrorCode.INVALID_ARGUMENT, `${flag} ${path} is a file; give a folder`);
+  }
+  prepareFolder(resolve(path), flag, path);
+}
+
+function prepareFolder(folder: string, flag: string, given: string): void {
+  try {
+    mkdirSync(folder, { recursive: true });
+    accessSync(folder, constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'an error';
+    const why =
+      code === 'ENOTDIR' || code === 'EEXIST'
+        ? 'a part of its path is a file'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : code;
+    throw new CliError(
+      CliErrorCode.INVALID_ARGUMENT,
+      `${flag} ${given}: cannot write there (${why})`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
 /** Renders rows as an aligned plain-text table. */
 export function formatTable(
   columns: readonly { header: string; align?: 'left' | 'right' }[],
   rows: readonly (readonly string[])[],
 ): string {
-  const widths = columns.map((column, index) =>
-    Math.max(column.header.length, ...rows.map((row) => (row[index] ?? '').length)),
-  );
-  const render = (cells: readonly string[]) =>
-    cells
-      .map((cell, index) =>
-        columns[index]?.align === 'right'
-          ? cell.padStart(widths[index] ?? 0)
-          : cell.padEnd(widths[index] ?? 0),
-      )
-      .join('  ')
-      .trimEnd();
+  const widths = columnWidths(columns, rows);
   return [
-    render(columns.map((column) => column.header)),
-    render(widths.map((width) => '-'.repeat(width))),
-    ...rows.map(render),
+    tableLine(
+      columns,
+      widths,
+      columns.map((column) => column.header),
+    ),
+    tableLine(
+      columns,
+      widths,
+      widths.map((width) => '-'.repeat(width)),
+    ),
+    ...rows.map((row) => tableLine(columns, widths, row)),
   ].join('\n');
+}
+
+/** The width of each column: its longest cell or header (a loop, so any number of rows will do). */
+export function columnWidths(
+  columns: readonly { header: string }[],
+  rows: readonly (readonly string[])[],
+): number[] {
+  const widths = columns.map((column) => column.header.length);
+  for (const row of rows) {
+    for (const [index, cell] of row.entries()) {
+      if (cell.length > (widths[index] ?? 0)) widths[index] = cell.length;
+    }
+  }
+  return widths;
+}
+
+/** One line of a table with the given column widths; a longer cell pushes the rest right. */
+export function tableLine(
+  columns: readonly { align?: 'left' | 'right' }[],
+  widths: readonly number[],
+  cells: readonly string[],
+): string {
+  return cells
+    .map((cell, index) =>
+      columns[index]?.align === 'right'
+        ? cell.padStart(widths[index] ?? 0)
+        : cell.padEnd(widths[index] ?? 0),
+    )
+    .join('  ')
+    .trimEnd();
 }
 
 /** The first five ids joined by commas, and `…` when there are more. */
 export function formatIdList(ids: readonly string[]): string {
   return `${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}`;
-}
-
-/**
- * A progress line on stderr for long work. It draws only when stderr is a terminal or when
- * `QUALM_PROGRESS=1`, and at most ten times a second.
- */
-export class Progress {
-  private done = 0;
-  private lastDraw = 0;
-  private readonly started = Date.now();
-  private readonly enabled: boolean;
-
-  constructor(
-    private readonly label: string,
-    private readonly total: number | undefined,
-    stream: NodeJS.WriteStream = process.stderr,
-  ) {
-    this.enabled = Boolean(stream.isTTY) || process.env.QUALM_PROGRESS === '1';
-    this.stream = stream;
-  }
-
-  private readonly stream: NodeJS.WriteStream;
-
-  /** Counts finished units of work and redraws when due. */
-  tick(count = 1): void {
-    this.done += count;
-    const now = Date.now();
-    if (now - this.lastDraw >= 100) this.draw(now);
-  }
-
-  /** Draws the final state and ends the line. */
-  finish(): void {
-    if (!this.enabled) return;
-    this.draw(Date.now());
-    this.stream.write('\n');
-  }
-
-  private draw(now: number): void {
-    if (!this.enabled) return;
-    this.lastDraw = now;
-    const seconds = (now - this.started) / 1000;
-    const rate = seconds > 0 ? this.done / seconds : 0;
-    let line = `${this.label} ${this.done}`;
-    if (this.total !== undefined && this.total > 0) {
-      const fraction = Math.min(1, this.done / this.total);
-      const width = 24;
-      const filled = Math.round(fraction * width);
-      line = `${this.label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${this.done}/${this.total}`;
-      if (rate > 0 && this.done < this.total) {
-        line += ` eta ${Math.ceil((this.total - this.done) / rate)}s`;
-      }
-    }
-    line += ` ${rate.toFixed(1)}/s`;
-    this.stream.write(this.stream.isTTY ? `\r\x1b[2K${line}` : `${line}\n`);
-  }
 }

@@ -292,7 +292,7 @@ describe('qualm bench longmemeval generate', () => {
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(
-      /^qualm: 1 question\(s\) were not answered \(first q4: JUDGE_UNAVAILABLE: .*failed \(500\).*\(2 attempts\)\); they are not in the output/,
+      /^qualm: 1 question\(s\) were not answered \(first q4: ENDPOINT_UNAVAILABLE: .*failed \(500\).*\(2 attempts\)\); they are not in the output/,
     );
     expect(lines(out).map((line) => line.question_id)).not.toContain('q4');
     expect(lines(out)).toHaveLength(7);

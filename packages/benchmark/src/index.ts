@@ -146,14 +146,7 @@ export {
   runNames,
   writeLongMemEvalReport,
 } from './longmemeval/report.js';
-export {
-  forEachConcurrently,
-  openResumableOutput,
-  type ResumableOutput,
-  type ResumableRun,
-  type RunFailure,
-  type RunProgress,
-} from './longmemeval/resumable-output.js';
+export type { ResumableRun } from './longmemeval/resumable-output.js';
 export {
   buildRetrievalCorpus,
   type LongMemEvalDocumentMetadata,
@@ -212,6 +205,7 @@ export {
   readEvalResults,
   readRunRecords,
   scoreEvalResults,
+  scoreRunFile,
 } from './longmemeval/run-metrics.js';
 export {
   formatIssues,

@@ -215,7 +215,7 @@ describe('runEvaluation', () => {
       }),
       ...paths,
     });
-    expect(run.failures.map((failure) => failure.questionId)).toEqual(['q2']);
+    expect(run.failures.map((failure) => failure.id)).toEqual(['q2']);
     expect(run.written).toBe(6);
   });
 

@@ -347,7 +347,12 @@ describe('runReader', () => {
     });
     expect(run.written).toBe(5);
     expect(run.failures).toEqual([
-      { questionId: 'q2', code: 'JUDGE_UNAVAILABLE', message: expect.stringContaining('500') },
+      {
+        id: 'q2',
+        code: 'ENDPOINT_UNAVAILABLE',
+        kind: 'unavailable',
+        message: expect.stringContaining('500'),
+      },
     ]);
     const ids = (await lines(outPath)).map((line) => line.question_id);
     expect(ids).toContain('q1');
@@ -375,7 +380,12 @@ describe('runReader', () => {
       history: { source: 'oracle' },
     });
     expect(run.failures).toEqual([
-      { questionId: 'q3', code: 'TIMEOUT', message: expect.stringContaining('within 150 ms') },
+      {
+        id: 'q3',
+        code: 'TIMEOUT',
+        kind: 'unavailable',
+        message: expect.stringContaining('within 150 ms'),
+      },
     ]);
     expect(run.written).toBe(5);
   });

@@ -1,3 +1,4 @@
+import { mapConcurrently } from './concurrency.js';
 import { VerificationConfig } from './config.js';
 import { JudgeError, JudgeErrorCode } from './errors.js';
 import {
@@ -128,23 +129,12 @@ export function summarizeResults(results: Iterable<SummarizableResult>): Verific
   return summary;
 }
 
-function validateConcurrency(concurrency: number | undefined): number {
-  const value = concurrency ?? 4;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new JudgeError(
-      JudgeErrorCode.INVALID_CONFIG,
-      `concurrency must be an integer >= 1, got ${value}`,
-    );
-  }
-  return value;
-}
-
 // a result for an item whose pipeline threw where it should not have: the batch keeps going
 function crashed(item: VerificationItem, error: unknown, options: VerificationConfig) {
   const message = error instanceof Error ? error.message : String(error);
   const stageError = {
     stage: Stage.FINALIZE,
-    code: error instanceof JudgeError ? error.code : 'INTERNAL',
+    code: JudgeError.isInstance(error) ? error.code : JudgeErrorCode.INTERNAL,
     message,
   };
   return {
@@ -163,93 +153,18 @@ export async function* verifyStream(
   items: Iterable<VerificationItem> | AsyncIterable<VerificationItem>,
   options: VerifyManyOptions,
 ): AsyncGenerator<VerificationResult, void, undefined> {
-  const concurrency = validateConcurrency(options.concurrency);
   const config = VerificationConfig.from(options.config);
   const total = Array.isArray(items) ? items.length : undefined;
-  const iterator =
-    Symbol.asyncIterator in items
-      ? (items as AsyncIterable<VerificationItem>)[Symbol.asyncIterator]()
-      : (items as Iterable<VerificationItem>)[Symbol.iterator]();
-  // finished results wait here until every earlier one is handed out; the bound keeps memory flat
-  const maxAhead = concurrency * 32;
-  const finished = new Map<number, VerificationResult>();
-  let started = 0;
-  let handedOut = 0;
-  let running = 0;
-  let exhausted = false;
-  // set once the consumer stops (a break or a throw): no item starts after that
-  let stopped = false;
-  let pulling = false;
-  let pullError: unknown;
-  let wake: (() => void) | undefined;
-  const notify = () => {
-    const resolve = wake;
-    wake = undefined;
-    resolve?.();
-  };
-
-  const pump = async () => {
-    if (pulling) return;
-    pulling = true;
-    try {
-      while (!stopped && !exhausted && running < concurrency && started - handedOut < maxAhead) {
-        const next = await iterator.next();
-        if (next.done) {
-          exhausted = true;
-          break;
-        }
-        if (stopped) {
-          // the consumer stopped while this pull was pending; the source is closed here
-          await iterator.return?.();
-          break;
-        }
-        const index = started;
-        const item = next.value;
-        started += 1;
-        running += 1;
-        runPipeline(item, options, config)
-          .catch((error: unknown) => crashed(item, error, config))
-          .then((result) => {
-            finished.set(index, result);
-            running -= 1;
-            notify();
-            void pump();
-          });
-      }
-    } catch (error) {
-      pullError = error;
-      exhausted = true;
-    } finally {
-      pulling = false;
-      notify();
-    }
-  };
-
-  void pump();
-  try {
-    while (true) {
-      const result = finished.get(handedOut);
-      if (result !== undefined) {
-        finished.delete(handedOut);
-        const index = handedOut;
-        handedOut += 1;
-        options.onProgress?.({ done: handedOut, total, index, result });
-        void pump();
-        yield result;
-        continue;
-      }
-      if (exhausted && !pulling && running === 0) {
-        if (pullError !== undefined) throw pullError;
-        return;
-      }
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
-    }
-  } finally {
-    stopped = true;
-    // a pull under way closes the source itself once it returns, so this never waits on it
-    if (!exhausted && !pulling) await iterator.return?.();
+  let done = 0;
+  for await (const result of mapConcurrently(
+    items,
+    (item) =>
+      runPipeline(item, options, config).catch((error: unknown) => crashed(item, error, config)),
+    { concurrency: options.concurrency ?? 4, ordered: true },
+  )) {
+    done += 1;
+    options.onProgress?.({ done, total, index: done - 1, result });
+    yield result;
   }
 }
 

@@ -52,7 +52,7 @@ function failed(error: unknown): CheckOutcome {
   const judgeError =
     error instanceof JudgeError
       ? error
-      : new JudgeError(JudgeErrorCode.JUDGE_UNAVAILABLE, String(error), { cause: error });
+      : new JudgeError(JudgeErrorCode.INTERNAL, String(error), { cause: error });
   return {
     performed: false,
     detected: null,

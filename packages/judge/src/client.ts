@@ -121,6 +121,12 @@ export interface ChatClient {
   ): Promise<StructuredResult<z.output<Schema>>>;
   /** Lists the endpoint's models (`GET /models`); fails with a clear error when it cannot be reached. */
   listModels(options?: { signal?: AbortSignal }): Promise<string[]>;
+  /**
+   * Checks, before a run, that the endpoint can answer: an endpoint with nothing listening or an
+   * unknown host fails at once with `INVALID_ENDPOINT` (no retries), a rejected key with
+   * `AUTHENTICATION_FAILED`; an endpoint without `GET /models` passes.
+   */
+  checkEndpoint(options?: { signal?: AbortSignal }): Promise<void>;
 }
 
 const defaultBaseURL = 'https://api.openai.com/v1';
@@ -160,10 +166,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       `invalid chat client option ${issue?.path.join('.')}: ${issue?.message}`,
     );
   }
-  const baseURL = (options.baseURL ?? process.env.OPENAI_BASE_URL ?? defaultBaseURL).replace(
-    /\/+$/,
-    '',
-  );
+  const baseURL = checkBaseURL(options.baseURL);
   const {
     model,
     temperature,
@@ -185,25 +188,37 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     apiKey.length >= 4 ? text.split(apiKey).join('[redacted]') : text;
 
   async function request<Result>(
-    send: (signal: AbortSignal | undefined) => Promise<Result>,
+    send: (signal: AbortSignal) => Promise<Result>,
     usage: TokenUsage,
     signal: AbortSignal | undefined,
+    retry: (failure: Failure) => boolean = (failure) => failure.retryable,
   ): Promise<Result> {
     for (let attempt = 1; ; attempt += 1) {
       usage.requests += 1;
+      // each attempt has a signal of its own: the SDK leaves a listener on the signal it is given,
+      // and one signal shared by a whole run would collect a listener per request
+      const attemptController = new AbortController();
+      const abortAttempt = () => attemptController.abort(signal?.reason);
+      if (signal?.aborted) abortAttempt();
+      else signal?.addEventListener('abort', abortAttempt, { once: true });
       try {
-        return await send(signal);
+        return await send(attemptController.signal);
       } catch (error) {
         const failure = classify(error, { baseURL, timeoutMs, redact });
+        const retryable = retry(failure);
         const last = attempt >= maxAttempts;
-        if (!failure.retryable || last || signal?.aborted) {
-          const suffix = failure.retryable && attempt > 1 ? ` (${attempt} attempts)` : '';
-          throw new JudgeError(failure.code, `${failure.message}${suffix}`, {
-            cause: error,
-            status: failure.status,
-            attempts: attempt,
-            usage: { ...usage },
-          });
+        if (!retryable || last || signal?.aborted) {
+          const suffix = retryable && attempt > 1 ? ` (${attempt} attempts)` : '';
+          throw new JudgeError(
+            signal?.aborted ? JudgeErrorCode.ABORTED : failure.code,
+            signal?.aborted ? 'the call was aborted' : `${failure.message}${suffix}`,
+            {
+              cause: error,
+              status: failure.status,
+              attempts: attempt,
+              usage: { ...usage },
+            },
+          );
         }
         try {
           await sleep(
@@ -221,6 +236,8 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
             usage: { ...usage },
           });
         }
+      } finally {
+        signal?.removeEventListener('abort', abortAttempt);
       }
     }
   }
@@ -231,9 +248,9 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     usage: TokenUsage,
     responseFormat?: ResponseFormatJSONSchema,
   ): Promise<{ text: string; finishReason: string | null }> {
-    const completion = await request(
-      (signal) =>
-        sdk.chat.completions.create(
+    const { completion, choice } = await request(
+      async (signal) => {
+        const completion = await sdk.chat.completions.create(
           {
             model,
             messages: messages.map((message) => ({ role: message.role, content: message.content })),
@@ -246,18 +263,14 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
             ...(responseFormat ? { response_format: responseFormat } : {}),
           },
           { signal },
-        ),
+        );
+        const choice = completion?.choices?.[0];
+        if (!choice || typeof choice !== 'object') throw new MalformedReply('has no choices');
+        return { completion, choice };
+      },
       usage,
       callOptions.signal,
     );
-    const choice = completion.choices?.[0];
-    if (!choice || typeof choice !== 'object') {
-      throw new JudgeError(
-        JudgeErrorCode.INVALID_RESPONSE,
-        `the reply from ${baseURL} has no choices`,
-        { usage: { ...usage } },
-      );
-    }
     usage.calls += 1;
     usage.promptTokens += completion.usage?.prompt_tokens ?? 0;
     usage.completionTokens += completion.usage?.completion_tokens ?? 0;
@@ -350,7 +363,70 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       );
       return page.data.map((entry) => entry.id);
     },
+
+    async checkEndpoint(checkOptions = {}) {
+      try {
+        // nothing listening, or no such host, is a wrong URL before a run: said at once, not retried
+        await request(
+          (signal) => sdk.models.list({ signal }),
+          emptyUsage(),
+          checkOptions.signal,
+          (failure) => failure.retryable && failure.connection === undefined,
+        );
+      } catch (error) {
+        if (!(error instanceof JudgeError)) throw error;
+        // an endpoint without GET /models still answers chat completions
+        if (
+          error.code === JudgeErrorCode.REQUEST_REJECTED ||
+          error.code === JudgeErrorCode.ENDPOINT_NOT_FOUND ||
+          error.code === JudgeErrorCode.MALFORMED_REPLY
+        ) {
+          return;
+        }
+        const failure = classify(error.cause, { baseURL, timeoutMs, redact });
+        if (failure.connection !== undefined) {
+          throw new JudgeError(
+            JudgeErrorCode.INVALID_ENDPOINT,
+            `${failure.message}; check the endpoint URL and that its server is running`,
+            { cause: error.cause },
+          );
+        }
+        throw error;
+      }
+    },
   };
+}
+
+/** A 200 reply that is not a chat completion; retried like a server fault. */
+class MalformedReply extends Error {}
+
+/**
+ * The endpoint URL, from the option or `OPENAI_BASE_URL`, checked: it must be an `http://` or
+ * `https://` URL with a host, or no request to it could ever work.
+ */
+function checkBaseURL(option: string | undefined): string {
+  const source =
+    option !== undefined
+      ? 'the endpoint URL'
+      : process.env.OPENAI_BASE_URL
+        ? 'OPENAI_BASE_URL'
+        : undefined;
+  const raw = option ?? (process.env.OPENAI_BASE_URL || defaultBaseURL);
+  const trimmed = raw.trim().replace(/\/+$/, '');
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(trimmed)?.[1]?.toLowerCase();
+  let problem: string | undefined;
+  if (scheme === undefined) problem = 'must start with http:// or https://';
+  else if (scheme !== 'http' && scheme !== 'https') {
+    problem = `has the scheme ${scheme}; it must be http or https`;
+  } else if (!URL.canParse(trimmed)) problem = 'is not a URL';
+  else if (new URL(trimmed).hostname === '') problem = 'has no host';
+  if (problem !== undefined) {
+    throw new JudgeError(
+      JudgeErrorCode.INVALID_ENDPOINT,
+      `${source ?? 'the endpoint URL'} "${raw}" ${problem} (for example http://127.0.0.1:8000/v1)`,
+    );
+  }
+  return trimmed;
 }
 
 /** The result of reading a reply into a schema. */
@@ -446,6 +522,8 @@ interface Failure {
   retryable: boolean;
   status?: number;
   retryAfterMs?: number;
+  /** Why a connection could not be made, when none was: refused, no such host. */
+  connection?: string;
 }
 
 function classify(
@@ -464,9 +542,25 @@ function classify(
     };
   }
   if (error instanceof APIConnectionError) {
+    const reason = connectionReason(error);
+    if (reason.blockedPort) {
+      return {
+        code: JudgeErrorCode.INVALID_ENDPOINT,
+        message: `cannot reach ${baseURL}: ${reason.text}`,
+        retryable: false,
+      };
+    }
     return {
-      code: JudgeErrorCode.JUDGE_UNAVAILABLE,
-      message: `cannot reach ${baseURL}: ${connectionReason(error)}`,
+      code: JudgeErrorCode.ENDPOINT_UNAVAILABLE,
+      message: `cannot reach ${baseURL}: ${reason.text}`,
+      retryable: true,
+      ...(reason.noConnection ? { connection: reason.text } : {}),
+    };
+  }
+  if (error instanceof MalformedReply) {
+    return {
+      code: JudgeErrorCode.MALFORMED_REPLY,
+      message: `the reply from ${baseURL} is not a chat completion: it ${error.message}`,
       retryable: true,
     };
   }
@@ -500,9 +594,17 @@ function classify(
         retryAfterMs,
       };
     }
+    if (status === 404) {
+      return {
+        code: JudgeErrorCode.ENDPOINT_NOT_FOUND,
+        message: `${baseURL} answered 404 (${detail}): check the model name and the URL (most servers' paths start with /v1)`,
+        retryable: false,
+        status,
+      };
+    }
     if (status === 409 || status >= 500) {
       return {
-        code: JudgeErrorCode.JUDGE_UNAVAILABLE,
+        code: JudgeErrorCode.ENDPOINT_UNAVAILABLE,
         message: `${baseURL} failed (${status}): ${detail}`,
         retryable: true,
         status,
@@ -519,13 +621,13 @@ function classify(
   if (error instanceof SyntaxError) {
     // a body that is not JSON comes from a broken server or proxy: treated as a server fault
     return {
-      code: JudgeErrorCode.INVALID_RESPONSE,
+      code: JudgeErrorCode.MALFORMED_REPLY,
       message: `${baseURL} sent a body that is not valid JSON (${error.message})`,
       retryable: true,
     };
   }
   return {
-    code: JudgeErrorCode.JUDGE_UNAVAILABLE,
+    code: JudgeErrorCode.ENDPOINT_UNAVAILABLE,
     message: `the request to ${baseURL} failed: ${redact(error instanceof Error ? error.message : String(error))}`,
     retryable: false,
   };
@@ -537,24 +639,40 @@ function serverMessage(error: APIError): string {
   return error.message.replace(/^\d{3}\s*/, '') || 'no detail';
 }
 
-function connectionReason(error: APIConnectionError): string {
+interface ConnectionReason {
+  text: string;
+  /** No connection was made: nothing listening, or no such host. */
+  noConnection: boolean;
+  /** The port is one fetch never connects to (6000, 1, …). */
+  blockedPort: boolean;
+}
+
+function connectionReason(error: APIConnectionError): ConnectionReason {
   let cause: unknown = error.cause;
   let deepest: string | undefined;
+  const reason = (text: string, noConnection = false, blockedPort = false) => ({
+    text,
+    noConnection,
+    blockedPort,
+  });
   for (let depth = 0; depth < 5 && cause; depth += 1) {
     // connecting to a name with several addresses fails with one error per address
     const inner = (cause as { errors?: unknown[] }).errors?.[0];
     const code = (cause as { code?: unknown }).code ?? (inner as { code?: unknown })?.code;
-    if (code === 'ECONNREFUSED') return 'connection refused (ECONNREFUSED)';
-    if (code === 'ENOTFOUND') return 'host not found (ENOTFOUND)';
-    if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') {
-      return `the connection was closed before a response (${code})`;
-    }
-    if (typeof code === 'string') return code;
     const message = (cause as { message?: unknown }).message;
+    if (code === 'ECONNREFUSED') return reason('connection refused (ECONNREFUSED)', true);
+    if (code === 'ENOTFOUND') return reason('host not found (ENOTFOUND)', true);
+    if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') {
+      return reason(`the connection was closed before a response (${code})`);
+    }
+    if (message === 'bad port') {
+      return reason('fetch never connects to this port (bad port); use another one', false, true);
+    }
+    if (typeof code === 'string') return reason(code);
     if (typeof message === 'string' && message !== '' && message !== 'fetch failed') {
       deepest = message;
     }
     cause = (cause as { cause?: unknown }).cause;
   }
-  return deepest ?? 'the connection failed';
+  return reason(deepest ?? 'the connection failed');
 }

@@ -1,3 +1,4 @@
+export { ErrorKind, isTransient, QualmError } from '@qualm/errors';
 export {
   type BatchProgress,
   type SummarizableResult,
@@ -7,6 +8,17 @@ export {
   verifyMany,
   verifyStream,
 } from './batch.js';
+export {
+  type BatchOutcome,
+  type BatchRun,
+  type FailureAction,
+  failureAction,
+  failureOf,
+  type RunBatchOptions,
+  type RunFailure,
+  type RunProgress,
+  runBatch,
+} from './batch-run.js';
 export {
   abstentionVerdictSchema,
   type CheckOptions,
@@ -32,6 +44,11 @@ export {
   type StructuredResult,
 } from './client.js';
 export {
+  checkConcurrency,
+  type MapConcurrentlyOptions,
+  mapConcurrently,
+} from './concurrency.js';
+export {
   EvaluationMode,
   evaluationModes,
   type PromptConfig,
@@ -39,7 +56,7 @@ export {
   type VerificationConfigInput,
   type VerificationOverrides,
 } from './config.js';
-export { isJudgeError, JudgeError, JudgeErrorCode } from './errors.js';
+export { isJudgeError, JudgeError, JudgeErrorCode, judgeErrorKinds } from './errors.js';
 export { extractJson, type JsonExtraction } from './json-extraction.js';
 export {
   type AgentTrace,
@@ -71,6 +88,11 @@ export {
   withCustomInstructions,
 } from './prompts.js';
 export {
+  openResumableOutput,
+  type ResumableOutput,
+  type ResumableOutputOptions,
+} from './resumable-output.js';
+export {
   type BackoffOptions,
   backoffDelay,
   parseRetryAfter,
@@ -99,3 +121,14 @@ export {
   validateTemplate,
 } from './template.js';
 export { addUsage, emptyUsage, type TokenUsage } from './usage.js';
+export {
+  type ReadVerificationItemsOptions,
+  readVerificationItems,
+  runVerificationBatch,
+  type VerificationBatchOptions,
+  type VerificationBatchRun,
+  type VerificationInputItem,
+  type VerificationRecord,
+  verificationInputSchema,
+  verificationRecord,
+} from './verification-batch.js';

@@ -143,7 +143,7 @@ function asStageError(stage: StageName, error: unknown): StageError {
   if (error instanceof JudgeError) return { stage, code: error.code, message: error.message };
   return {
     stage,
-    code: JudgeErrorCode.JUDGE_UNAVAILABLE,
+    code: JudgeErrorCode.INTERNAL,
     message: error instanceof Error ? error.message : String(error),
   };
 }

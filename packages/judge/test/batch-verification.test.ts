@@ -120,7 +120,7 @@ describe('batch verification', () => {
       'validate_template',
       null,
     ]);
-    expect(results[2]?.error?.code).toBe('JUDGE_UNAVAILABLE');
+    expect(results[2]?.error?.code).toBe('ENDPOINT_UNAVAILABLE');
     expect(summary).toMatchObject({ total: 5, passed: 3, failed: 2, errors: 2 });
   });
 

@@ -189,7 +189,7 @@ describe('pipeline stages and call counts', () => {
       abstentionDetected: null,
       abstentionReasoning: null,
       abstentionOverrideApplied: false,
-      abstentionError: { stage: 'abstention_check', code: JudgeErrorCode.JUDGE_UNAVAILABLE },
+      abstentionError: { stage: 'abstention_check', code: JudgeErrorCode.ENDPOINT_UNAVAILABLE },
       sufficiencyCheckPerformed: true,
       verifyResult: true,
       failedStage: null,

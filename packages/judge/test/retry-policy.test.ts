@@ -93,7 +93,7 @@ describe('retry policy of the chat client', () => {
   it('gives up after exactly maxAttempts requests on a 5xx that does not go away', async () => {
     server = await startChatServer({ handler: () => ({ fault: 'server_error', status: 503 }) });
     const error = await failure(testClient(server.baseURL).complete(question));
-    expect(error.code).toBe(JudgeErrorCode.JUDGE_UNAVAILABLE);
+    expect(error.code).toBe(JudgeErrorCode.ENDPOINT_UNAVAILABLE);
     expect(error.status).toBe(503);
     expect(error.attempts).toBe(3);
     expect(error.message).toContain('(503)');
@@ -116,11 +116,23 @@ describe('retry policy of the chat client', () => {
     expect(server.chatRequests()).toHaveLength(2);
   });
 
-  it.each([400, 404, 422])('does not retry a %i', async (status) => {
+  it.each([400, 422])('does not retry a %i', async (status) => {
     server = await startChatServer({ handler: () => ({ fault: 'status', status }) });
     const error = await failure(testClient(server.baseURL).complete(question));
     expect(error.code).toBe(JudgeErrorCode.REQUEST_REJECTED);
     expect(error.status).toBe(status);
+    expect(server.chatRequests()).toHaveLength(1);
+  });
+
+  it('does not retry a 404 and says to check the model and the URL, as a set-up error', async () => {
+    server = await startChatServer({
+      handler: () => ({ fault: 'status', status: 404, message: 'model "gpt-9" does not exist' }),
+    });
+    const error = await failure(testClient(server.baseURL).complete(question));
+    expect(error.code).toBe(JudgeErrorCode.ENDPOINT_NOT_FOUND);
+    expect(error.kind).toBe('setup');
+    expect(error.message).toContain('model "gpt-9" does not exist');
+    expect(error.message).toContain('/v1');
     expect(server.chatRequests()).toHaveLength(1);
   });
 
@@ -229,13 +241,50 @@ describe('retry policy of the chat client', () => {
     expect(server.chatRequests()).toHaveLength(2);
   });
 
-  it('fails with JUDGE_UNAVAILABLE naming a refused connection after three attempts', async () => {
+  it('retries a 200 without choices, then fails with MALFORMED_REPLY, a transient failure', async () => {
+    server = await startChatServer({ handler: () => ({ fault: 'no_choices' }) });
+    const error = await failure(testClient(server.baseURL).complete(question));
+    expect(error.code).toBe(JudgeErrorCode.MALFORMED_REPLY);
+    expect(error.kind).toBe('unavailable');
+    expect(error.message).toContain('has no choices');
+    expect(error.attempts).toBe(3);
+    expect(server.chatRequests()).toHaveLength(3);
+  });
+
+  it('fails with MALFORMED_REPLY, a transient failure, when the body is never JSON', async () => {
+    server = await startChatServer({ handler: () => ({ fault: 'malformed_json' }) });
+    const error = await failure(testClient(server.baseURL).complete(question));
+    expect(error.code).toBe(JudgeErrorCode.MALFORMED_REPLY);
+    expect(error.kind).toBe('unavailable');
+    expect(server.chatRequests()).toHaveLength(3);
+  });
+
+  it('fails with ENDPOINT_UNAVAILABLE naming a refused connection after three attempts', async () => {
     const port = await unusedPort();
     const error = await failure(testClient(`http://127.0.0.1:${port}/v1`).complete(question));
-    expect(error.code).toBe(JudgeErrorCode.JUDGE_UNAVAILABLE);
+    expect(error.code).toBe(JudgeErrorCode.ENDPOINT_UNAVAILABLE);
     expect(error.message).toContain('connection refused');
     expect(error.message).toContain(`127.0.0.1:${port}`);
     expect(error.attempts).toBe(3);
+  });
+
+  it('never warns of an abort-listener leak when one signal serves many calls', async () => {
+    server = await startChatServer();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const client = testClient(server.baseURL);
+      const controller = new AbortController();
+      for (let call = 0; call < 30; call += 1) {
+        await client.complete(question, { signal: controller.signal });
+      }
+      // warnings are emitted on the next tick
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
   });
 
   it('stops retrying when the caller aborts', async () => {
@@ -299,5 +348,58 @@ describe('backoff and retry-after arithmetic', () => {
     );
     expect(parseRetryAfter(headers({ 'retry-after': 'soon' }), now)).toBeUndefined();
     expect(parseRetryAfter(headers({}), now)).toBeUndefined();
+  });
+});
+
+describe('endpoint URL', () => {
+  it.each([
+    ['notaurl', 'must start with http:// or https://'],
+    ['ftp://127.0.0.1/v1', 'scheme ftp'],
+    ['127.0.0.1:8000/v1', 'must start with http:// or https://'],
+    ['http://127.0.0.1:99999/v1', 'is not a URL'],
+  ])('refuses %s before any request, as a set-up error', (baseURL, problem) => {
+    let error: unknown;
+    try {
+      createChatClient({ model: 'test-model', apiKey: 'sk-test', baseURL });
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(JudgeError);
+    expect((error as JudgeError).code).toBe(JudgeErrorCode.INVALID_ENDPOINT);
+    expect((error as JudgeError).kind).toBe('setup');
+    expect((error as JudgeError).message).toContain(baseURL);
+    expect((error as JudgeError).message).toContain(problem);
+  });
+
+  it('checkEndpoint fails at once, without retries, when nothing listens on the port', async () => {
+    const port = await unusedPort();
+    const started = performance.now();
+    const client = testClient(`http://127.0.0.1:${port}/v1`, {
+      backoff: { baseDelayMs: 1_000, jitter: 0 },
+    });
+    const error = await failure(client.checkEndpoint());
+    expect(error.code).toBe(JudgeErrorCode.INVALID_ENDPOINT);
+    expect(error.kind).toBe('setup');
+    expect(error.message).toContain(`http://127.0.0.1:${port}/v1`);
+    expect(error.message).toContain('connection refused');
+    // a retry would have waited a second
+    expect(performance.now() - started).toBeLessThan(900);
+  });
+
+  it('a port fetch never connects to is a set-up error naming the URL, never retried', async () => {
+    const client = testClient('http://127.0.0.1:6000/v1', {
+      backoff: { baseDelayMs: 1_000, jitter: 0 },
+    });
+    const error = await failure(client.complete(question));
+    expect(error.code).toBe(JudgeErrorCode.INVALID_ENDPOINT);
+    expect(error.message).toContain('http://127.0.0.1:6000/v1');
+    expect(error.message).toContain('bad port');
+    expect(error.attempts).toBe(1);
+  });
+
+  it('checkEndpoint passes an endpoint without GET /models that answers chat completions', async () => {
+    server = await startChatServer({ models: [] });
+    const client = testClient(`${server.url}/openai/v1`);
+    await expect(client.checkEndpoint()).resolves.toBeUndefined();
   });
 });

@@ -63,6 +63,8 @@ export type ChatServerFault =
   | { fault: 'hang' }
   /** A 200 whose body is not valid JSON. */
   | { fault: 'malformed_json'; delayMs?: number }
+  /** A 200 whose body is JSON but not a chat completion: no `choices`. */
+  | { fault: 'no_choices'; delayMs?: number }
   /** Destroys the socket without sending a response. */
   | { fault: 'close'; delayMs?: number };
 
@@ -247,6 +249,9 @@ export async function startChatServer(options: ChatServerOptions = {}): Promise<
       case 'malformed_json':
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end('{"id": "chatcmpl-broken", "choices": [');
+        return;
+      case 'no_choices':
+        sendJson(response, 200, { id: 'chatcmpl-empty', object: 'chat.completion', created: 0 });
         return;
       case 'rate_limit': {
         const headers: Record<string, string> = {};

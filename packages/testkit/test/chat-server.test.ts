@@ -106,6 +106,13 @@ describe('loopback chat-completions server', () => {
     await expect(response.json()).rejects.toThrow(SyntaxError);
   });
 
+  it('sends a chat completion without choices when told to', async () => {
+    server = await startChatServer({ handler: () => ({ fault: 'no_choices' }) });
+    const response = await post(server, question);
+    expect(response.status).toBe(200);
+    expect(await response.json()).not.toHaveProperty('choices');
+  });
+
   it('drops the connection without a response when told to', async () => {
     server = await startChatServer({ handler: () => ({ fault: 'close' }) });
     await expect(post(server, question)).rejects.toThrow(/fetch failed/);

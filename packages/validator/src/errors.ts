@@ -1,3 +1,5 @@
+import { ErrorKind, QualmError } from '@qualm/errors';
+
 /** Error codes a validator raises. */
 export const ValidatorErrorCode = {
   INVALID_INPUT: 'INVALID_INPUT',
@@ -10,13 +12,30 @@ export const ValidatorErrorCode = {
 /** One of the codes in {@link ValidatorErrorCode}. */
 export type ValidatorErrorCode = (typeof ValidatorErrorCode)[keyof typeof ValidatorErrorCode];
 
+const kinds: Record<ValidatorErrorCode, ErrorKind> = {
+  INVALID_INPUT: ErrorKind.INVALID_INPUT,
+  INVALID_OPTIONS: ErrorKind.SETUP,
+  INVALID_PATTERN: ErrorKind.SETUP,
+  UNSAFE_PATTERN: ErrorKind.SETUP,
+  // pushing to a stream that has ended is a mistake in the calling code
+  STREAM_ENDED: ErrorKind.INTERNAL,
+};
+
+const marker = 'qualm.error.validator';
+const markerSymbol = Symbol.for(marker);
+
 /** A problem with what the validator was given: a non-string text, a bad option or pattern. */
-export class ValidatorError extends Error {
+export class ValidatorError extends QualmError {
+  readonly [markerSymbol] = true;
   override readonly name = 'ValidatorError';
-  readonly code: ValidatorErrorCode;
+  declare readonly code: ValidatorErrorCode;
 
   constructor(code: ValidatorErrorCode, message: string, options: { cause?: unknown } = {}) {
-    super(message, { cause: options.cause });
-    this.code = code;
+    super({ code, kind: kinds[code], message, cause: options.cause });
+  }
+
+  /** Whether a value is a ValidatorError, from any installed copy of this package. */
+  static override isInstance(value: unknown): value is ValidatorError {
+    return QualmError.hasMarker(value, marker);
   }
 }

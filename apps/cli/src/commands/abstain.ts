@@ -1,8 +1,13 @@
 import { type AbstentionResult, DEFAULT_NLI_MODEL_ID, FullTextIndex } from '@qualm/search-core';
 import { type Command, Option } from 'commander';
-import { addDetectorOptions, createDetector, type DetectorFlags } from '../detector-options.js';
+import {
+  addDetectorOptions,
+  createDetector,
+  type DetectorFlags,
+  detectorFlagRules,
+} from '../detector-options.js';
 import { CliError, CliErrorCode } from '../errors.js';
-import { readText } from '../io.js';
+import { readText, rejectUselessFlags } from '../io.js';
 
 interface AbstainOptions extends DetectorFlags {
   question: string;
@@ -42,7 +47,16 @@ export function registerAbstain(program: Command): void {
       new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'),
     )
     .addHelpText('after', example)
-    .action(async (options: AbstainOptions) => {
+    .action(async (options: AbstainOptions, command: Command) => {
+      rejectUselessFlags(command, [
+        ...detectorFlagRules(options, { runs: true, because: '' }),
+        {
+          option: 'modelsDir',
+          flag: '--models-dir',
+          applies: options.nli,
+          because: 'with --no-nli',
+        },
+      ]);
       const passages = await readPassages(options);
       // grounding needs both an answer and evidence; without them the model is not worth loading
       const detector = await createDetector(
@@ -70,12 +84,6 @@ async function readPassages(options: AbstainOptions): Promise<string[]> {
   const passages = [...(options.context ?? [])];
   if (options.evidence !== undefined) {
     const text = await readText(options.evidence);
-    if (text.includes('\u0000')) {
-      throw new CliError(
-        CliErrorCode.INVALID_INPUT,
-        `${options.evidence} is not a text file (it holds NUL bytes)`,
-      );
-    }
     if (options.evidence.endsWith('.jsonl')) {
       text.split('\n').forEach((line, index) => {
         if (line.trim() === '') return;

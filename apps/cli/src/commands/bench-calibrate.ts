@@ -6,9 +6,15 @@ import {
   writeCalibrationReport,
 } from '@qualm/benchmark';
 import type { Command } from 'commander';
-import { addDetectorOptions, createDetector, type DetectorFlags } from '../detector-options.js';
+import {
+  addDetectorOptions,
+  createDetector,
+  type DetectorFlags,
+  detectorFlagRules,
+} from '../detector-options.js';
 import { CliError, CliErrorCode } from '../errors.js';
-import { Progress, parseNumberOption } from '../io.js';
+import { parseNumberOption, prepareOutputFolder, rejectUselessFlags } from '../io.js';
+import { Progress } from '../progress.js';
 import { longmemevalCommand } from './longmemeval-group.js';
 
 interface CalibrateFlags extends Omit<DetectorFlags, 'abstentionThreshold'> {
@@ -23,7 +29,7 @@ Replays the detector over every run once, then sweeps its abstention threshold, 
 design's retrieval score threshold beside it, on one half of the questions (a stable hash of the
 id). For each it keeps the setting with the best pooled overall accuracy whose added false-abstention
 rate stays within --max-false-abstention, and reports it on the other half. Writes calibration.json,
-calibration.md and tradeoff.svg into --out.
+calibration.md and tradeoff.svg into --out (created when missing; checked before any work).
 
 Give one --data for every run, or one per run in the same order (runs recorded on the oracle
 file replay on it, runs on S on the S file).
@@ -58,18 +64,27 @@ export function registerBenchCalibrate(program: Command): void {
     );
   addDetectorOptions(command, { threshold: false })
     .addHelpText('after', example)
-    .action(async (flags: CalibrateFlags) => {
+    .action(async (flags: CalibrateFlags, command: Command) => {
+      rejectUselessFlags(command, [
+        ...detectorFlagRules(flags, { runs: true, because: '' }),
+        { option: 'modelsDir', flag: '--models-dir', applies: flags.nli, because: 'with --no-nli' },
+      ]);
       const maxFalseAbstentionRate = parseNumberOption(
         '--max-false-abstention',
         flags.maxFalseAbstention,
         { min: 0, max: 1 },
       );
+      const sets = runSets(flags.data, flags.run);
+      prepareOutputFolder(flags.out);
       const detector = await createDetector(flags);
-      const progress = new Progress('replay', undefined);
+      const progress = new Progress('calibrate: replay', undefined);
       const replay = await replayRuns({
-        sets: runSets(flags.data, flags.run),
+        sets,
         detector,
-        onProgress: () => progress.tick(),
+        onProgress: (_done, total) => {
+          progress.setTotal(sets.length === 1 ? total : undefined);
+          progress.tick();
+        },
       });
       progress.finish();
       const report = calibrate(replay, { maxFalseAbstentionRate });

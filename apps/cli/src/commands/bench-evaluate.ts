@@ -8,14 +8,16 @@ import { createChatClient } from '@qualm/judge';
 import { type Command, Option } from 'commander';
 import {
   addBaseUrlOption,
+  addRenamedModelOption,
   addRequestOptions,
   type ChatClientFlags,
-  checkEndpoint,
   readChatClientFlags,
   requireApiKey,
 } from '../chat-client-options.js';
-import { formatIdList, formatTable, Progress } from '../io.js';
-import { failureLine, formatUsage } from '../run-summary.js';
+import { interruptSignal } from '../interrupt.js';
+import { formatIdList, formatTable, prepareOutputFile } from '../io.js';
+import { Progress } from '../progress.js';
+import { failureLine, formatUsage, interruptedLine } from '../run-summary.js';
 import { formatScore, type MetricsFormat, metricsFormats, scoreNotes } from './bench-metrics.js';
 import { longmemevalCommand } from './longmemeval-group.js';
 
@@ -23,7 +25,7 @@ interface EvaluateFlags extends ChatClientFlags {
   run: string;
   data: string;
   out?: string;
-  model: string;
+  judgeModel: string;
   format: MetricsFormat;
 }
 
@@ -42,14 +44,19 @@ retried, with backoff from --retry-delay and the server's retry-after), and an a
 judged is reported and left out of the output, so a rerun judges it.
 
 The API key is read from OPENAI_API_KEY (any non-empty value for a local server that needs none);
-the endpoint from --base-url, else OPENAI_BASE_URL, else OpenAI. --model takes the harness's short
-names (gpt-4o, gpt-4o-mini) or any model id.
+the endpoint from --base-url, else OPENAI_BASE_URL, else OpenAI. --judge-model takes the harness's
+short names (gpt-4o, gpt-4o-mini) or any model id.
+
+An answer the endpoint failed on (unreachable, rate-limited, timing out, a broken reply) is not
+written: the run exits 1 and a rerun judges it. Ctrl-C stops after the calls under way and says
+how many labels were written; the same command continues. Exit status: 0, 1 when answers were left
+out, 2 on bad input or set-up, 130 when interrupted.
 
 Examples:
   export OPENAI_API_KEY=...
   qualm bench longmemeval evaluate --data longmemeval_oracle.json --run hypotheses.jsonl
   qualm bench longmemeval evaluate --data longmemeval_s_cleaned.json.gz --run hypotheses.jsonl \\
-    --model gpt-4o-mini --out hypotheses.eval-results.jsonl --format markdown`;
+    --judge-model gpt-4o-mini --out hypotheses.eval-results.jsonl --format markdown`;
 
 /** Registers `qualm bench longmemeval evaluate`. */
 export function registerBenchEvaluate(program: Command): void {
@@ -58,8 +65,14 @@ export function registerBenchEvaluate(program: Command): void {
     .description('Judge LongMemEval hypotheses with the official per-type prompts.')
     .requiredOption('--data <file>', 'LongMemEval file (oracle, S or M; plain or .gz)')
     .requiredOption('--run <file>', 'hypotheses, {question_id, hypothesis} JSON Lines')
-    .option('--out <file>', 'eval-results output (default: <run>.eval-results-<model>)')
-    .option('--model <model>', 'judge model', DEFAULT_JUDGE_MODEL);
+    .addOption(
+      new Option('--out <file>', 'eval-results output').default(
+        undefined,
+        '<run>.eval-results-<judge model>',
+      ),
+    )
+    .option('--judge-model <model>', 'the model that judges the answers', DEFAULT_JUDGE_MODEL);
+  addRenamedModelOption(command, '--judge-model');
   addBaseUrlOption(command);
   addRequestOptions(command, 'answers judged at the same time')
     .addOption(
@@ -72,12 +85,13 @@ export function registerBenchEvaluate(program: Command): void {
       const apiKey = requireApiKey();
       const { concurrency, clientOptions } = readChatClientFlags(flags);
       const client = createChatClient({
-        model: resolveJudgeModel(flags.model),
+        model: resolveJudgeModel(flags.judgeModel),
         apiKey,
         ...clientOptions,
       });
-      await checkEndpoint(client);
-      const outPath = flags.out ?? `${flags.run}.eval-results-${flags.model.replaceAll('/', '_')}`;
+      const outPath =
+        flags.out ?? `${flags.run}.eval-results-${flags.judgeModel.replaceAll('/', '_')}`;
+      prepareOutputFile(outPath);
       let progress: Progress | undefined;
       const run = await runEvaluation({
         client,
@@ -85,12 +99,18 @@ export function registerBenchEvaluate(program: Command): void {
         runPath: flags.run,
         outPath,
         concurrency,
+        signal: interruptSignal(),
         onProgress: ({ total }) => {
           progress ??= new Progress('evaluate', total);
           progress.tick();
         },
       });
       progress?.finish();
+      if (run.interrupted) {
+        process.stderr.write(`${interruptedLine(run, 'label(s)')}\n`);
+        process.exitCode = 130;
+        return;
+      }
       process.stdout.write(formatScore(run.score, flags.format));
       if (flags.format === 'table' || flags.format === 'official') {
         process.stdout.write(`\n${summary(run)}\n`);

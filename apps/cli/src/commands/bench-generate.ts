@@ -20,22 +20,35 @@ import { DEFAULT_EMBEDDING_MODEL_ID, type Embedder, loadEmbedder } from '@qualm/
 import { type Command, Option } from 'commander';
 import {
   addBaseUrlOption,
+  addRenamedModelOption,
   addRequestOptions,
   type ChatClientFlags,
-  checkEndpoint,
   readChatClientFlags,
   requireApiKey,
 } from '../chat-client-options.js';
-import { addDetectorOptions, createDetector, type DetectorFlags } from '../detector-options.js';
+import {
+  addDetectorOptions,
+  createDetector,
+  type DetectorFlags,
+  detectorFlagRules,
+} from '../detector-options.js';
 import { CliError, CliErrorCode } from '../errors.js';
-import { formatIdList, formatTable, Progress, parseNumberOption } from '../io.js';
-import { failureLine, formatUsage } from '../run-summary.js';
+import { interruptSignal } from '../interrupt.js';
+import {
+  formatIdList,
+  formatTable,
+  parseNumberOption,
+  prepareOutputFile,
+  rejectUselessFlags,
+} from '../io.js';
+import { Progress } from '../progress.js';
+import { failureLine, formatUsage, interruptedLine } from '../run-summary.js';
 import { longmemevalCommand } from './longmemeval-group.js';
 
 interface GenerateFlags extends DetectorFlags, ChatClientFlags {
   data?: string;
   out: string;
-  model: string;
+  readerModel: string;
   reading: ReadingMethod;
   history: HistorySource;
   level: RetrievalLevel;
@@ -88,17 +101,22 @@ may differ from the data's; a rerun with the same --out answers only what is mis
 is read from OPENAI_API_KEY (any non-empty value for a local server that needs none); the endpoint
 from --base-url, else OPENAI_BASE_URL, else OpenAI.
 
+A question the endpoint failed on (unreachable, rate-limited, timing out, a broken reply) is not
+written: the run exits 1 and a rerun answers it. Ctrl-C stops after the calls under way and says
+how many answers were written; the same command continues. Exit status: 0, 1 when questions were
+left out, 2 on bad input or set-up, 130 when interrupted.
+
 Examples:
   export OPENAI_API_KEY=...
-  qualm bench longmemeval generate --data longmemeval_oracle.json --model gpt-4o-mini \\
+  qualm bench longmemeval generate --data longmemeval_oracle.json --reader-model gpt-4o-mini \\
     --history oracle --reading con --out oracle_con.jsonl
   qualm bench longmemeval generate --data longmemeval_s_cleaned.json.gz --history retrieval \\
-    --model meta-llama/Meta-Llama-3.1-8B-Instruct --base-url http://127.0.0.1:8001/v1 \\
+    --reader-model meta-llama/Meta-Llama-3.1-8B-Instruct --base-url http://127.0.0.1:8001/v1 \\
     --tokenizer models/meta-llama/Meta-Llama-3.1-8B-Instruct --abstention --no-nli --out s_rag_cot.jsonl
   qualm bench longmemeval retrieve --data longmemeval_s_cleaned.json.gz --level turn \\
     --retriever flat-bm25 --log s_turn.retrievallog
   qualm bench longmemeval generate --retrieval-log s_turn.retrievallog --history retrieval \\
-    --level turn --model gpt-4o-mini --out s_bm25_turn.jsonl`;
+    --level turn --reader-model gpt-4o-mini --out s_bm25_turn.jsonl`;
 
 /** Registers `qualm bench longmemeval generate`. */
 export function registerBenchGenerate(program: Command): void {
@@ -109,8 +127,9 @@ export function registerBenchGenerate(program: Command): void {
       '--data <file>',
       'LongMemEval file (oracle, S or M; plain or .gz); defaults to the --retrieval-log, which holds the questions too',
     )
-    .requiredOption('--model <model>', 'answering model')
+    .requiredOption('--reader-model <model>', 'the model that answers the questions')
     .requiredOption('--out <file>', 'hypotheses JSON Lines; a rerun continues it');
+  addRenamedModelOption(command, '--reader-model');
   addBaseUrlOption(command)
     .addOption(
       new Option('--reading <method>', 'reading method')
@@ -127,9 +146,11 @@ export function registerBenchGenerate(program: Command): void {
         .choices(['session', 'turn'])
         .default('session'),
     )
-    .option(
-      '--top-k <n>',
-      `how many sessions or turns to keep (default ${DEFAULT_HISTORY_TOP_K}, as run_generation.sh)`,
+    .addOption(
+      new Option('--top-k <n>', 'how many sessions or turns to keep').default(
+        undefined,
+        `${DEFAULT_HISTORY_TOP_K}, as run_generation.sh`,
+      ),
     )
     .addOption(
       new Option('--history-format <format>', 'turns as JSON, or as "role: content" lines')
@@ -153,18 +174,27 @@ export function registerBenchGenerate(program: Command): void {
     )
     .option('--user-only', "show only the user's turns (the harness's --useronly true)")
     .option('--clean-turns', 'remove has_answer from turns shown alone too (the harness keeps it)')
-    .option(
-      '--context-limit <tokens>',
-      "the model's context length, to which the history is cut (less the answer and 1000 tokens); none never cuts (default: the harness's table)",
+    .addOption(
+      new Option(
+        '--context-limit <tokens>',
+        "the model's context length, to which the history is cut (less the answer and 1000 tokens); none never cuts",
+      ).default(undefined, "the harness's table"),
     )
-    .option(
-      '--tokenizer <name>',
-      "o200k_base, or the folder of the model's tokenizer.json, to count the history (default: o200k_base for GPT models, else <--models-dir>/<model>)",
+    .addOption(
+      new Option(
+        '--tokenizer <name>',
+        "o200k_base, or the folder of the model's tokenizer.json, to count the history",
+      ).default(undefined, 'o200k_base for GPT models, else <--models-dir>/<model>'),
     )
     .option('--ids <ids...>', 'answer only these question ids')
     .option('--limit <n>', 'answer only the first n questions');
   addRequestOptions(command, 'questions answered at the same time')
-    .option('--max-tokens <n>', 'reply length of the answer (default 800, as the harness sends)')
+    .addOption(
+      new Option('--max-tokens <n>', 'reply length of the answer').default(
+        undefined,
+        '800, as the harness sends',
+      ),
+    )
     .option('--abstention', 'pass each answer through the abstention detector');
   addDetectorOptions(command)
     .addOption(
@@ -173,7 +203,39 @@ export function registerBenchGenerate(program: Command): void {
         .default('table'),
     )
     .addHelpText('after', example)
-    .action(async (flags: GenerateFlags) => {
+    .action(async (flags: GenerateFlags, command: Command) => {
+      const retrieval = flags.history === 'retrieval';
+      const ranked = retrieval && flags.retrievalLog === undefined;
+      const noHistory = { applies: flags.history !== 'none', because: 'with --history none' };
+      const notRetrieval = 'without --history retrieval';
+      rejectUselessFlags(command, [
+        { option: 'topK', flag: '--top-k', ...noHistory },
+        { option: 'level', flag: '--level', ...noHistory },
+        { option: 'historyFormat', flag: '--history-format', ...noHistory },
+        { option: 'retrievalLog', flag: '--retrieval-log', applies: retrieval, because: notRetrieval },
+        {
+          option: 'retriever',
+          flag: '--retriever',
+          applies: ranked,
+          because: retrieval ? 'with --retrieval-log (the log holds the rankings)' : notRetrieval,
+        },
+        {
+          option: 'assistantTurns',
+          flag: '--assistant-turns',
+          applies: ranked,
+          because: retrieval ? 'with --retrieval-log (the log holds the rankings)' : notRetrieval,
+        },
+        {
+          option: 'embeddingModel',
+          flag: '--embedding-model',
+          applies: ranked && needsEmbedder(flags.retriever),
+          because: 'without --history retrieval and a dense or hybrid --retriever',
+        },
+        ...detectorFlagRules(flags, {
+          runs: flags.abstention === true,
+          because: 'without --abstention',
+        }),
+      ]);
       const apiKey = requireApiKey();
       const { concurrency, clientOptions } = readChatClientFlags(flags);
       const integer = (name: string, raw: string | undefined) =>
@@ -197,7 +259,8 @@ export function registerBenchGenerate(program: Command): void {
             ...(flags.modelsDir ? { modelsDir: flags.modelsDir } : {}),
           })
         : undefined;
-      const client = createChatClient({ model: flags.model, apiKey, ...clientOptions });
+      const client = createChatClient({ model: flags.readerModel, apiKey, ...clientOptions });
+      prepareOutputFile(flags.out);
       const detector = flags.abstention ? await createDetector(flags) : undefined;
       let embedder: Embedder | undefined;
       if (flags.history === 'retrieval' && !flags.retrievalLog && needsEmbedder(flags.retriever)) {
@@ -206,7 +269,6 @@ export function registerBenchGenerate(program: Command): void {
           ...(flags.modelsDir ? { modelsDir: flags.modelsDir } : {}),
         });
       }
-      await checkEndpoint(client);
       let progress: Progress | undefined;
       const run = await runReader({
         client,
@@ -233,12 +295,18 @@ export function registerBenchGenerate(program: Command): void {
         ...(flags.ids ? { questionIds: flags.ids } : {}),
         ...(limit !== undefined ? { limit } : {}),
         concurrency,
+        signal: interruptSignal(),
         onProgress: ({ total }) => {
           progress ??= new Progress('generate', total);
           progress.tick();
         },
       });
       progress?.finish();
+      if (run.interrupted) {
+        process.stderr.write(`${interruptedLine(run, 'answer(s)')}\n`);
+        process.exitCode = 130;
+        return;
+      }
       if (flags.format === 'json') process.stdout.write(`${JSON.stringify(run)}\n`);
       else process.stdout.write(`${summary(run)}\n`);
       if (run.missingIds.length) {

@@ -1,18 +1,16 @@
 import { writeFileSync } from 'node:fs';
 import {
   DEFAULT_JUDGE_MODEL,
-  loadQuestionTypes,
   type QaMetrics,
   qaMetricsLines,
   qaMetricsMarkdown,
   qaMetricsText,
   questionTypesOf,
   type RunScore,
-  readEvalResults,
-  scoreEvalResults,
+  scoreRunFile,
 } from '@qualm/benchmark';
 import { type Command, Option } from 'commander';
-import { formatIdList, formatTable } from '../io.js';
+import { formatIdList, formatTable, prepareOutputFile } from '../io.js';
 import { longmemevalCommand } from './longmemeval-group.js';
 
 /** Output formats of the metrics. */
@@ -51,13 +49,11 @@ export function registerBenchMetrics(program: Command): void {
         .choices([...metricsFormats])
         .default('table'),
     )
-    .option('--out <file>', 'write the metrics to a file instead of stdout')
+    .option('--out <file>', 'write the metrics to a file instead of stdout (its folder is created)')
     .addHelpText('after', example)
     .action(async (flags: MetricsFlags) => {
-      const score = scoreEvalResults(
-        await readEvalResults(flags.run),
-        await loadQuestionTypes(flags.data),
-      );
+      if (flags.out !== undefined) prepareOutputFile(flags.out);
+      const score = await scoreRunFile(flags.run, flags.data);
       const text = formatScore(score, flags.format);
       if (flags.out) {
         writeFileSync(flags.out, text);

@@ -7,8 +7,14 @@ import {
   thresholdRule,
 } from '@qualm/benchmark';
 import { type Command, Option } from 'commander';
-import { addDetectorOptions, createDetector, type DetectorFlags } from '../detector-options.js';
-import { formatIdList, formatTable, Progress } from '../io.js';
+import {
+  addDetectorOptions,
+  createDetector,
+  type DetectorFlags,
+  detectorFlagRules,
+} from '../detector-options.js';
+import { formatIdList, formatTable, rejectUselessFlags } from '../io.js';
+import { Progress } from '../progress.js';
 import { longmemevalCommand } from './longmemeval-group.js';
 
 interface ReplayFlags extends DetectorFlags {
@@ -45,13 +51,26 @@ export function registerBenchReplay(program: Command): void {
       new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'),
     )
     .addHelpText('after', example)
-    .action(async (flags: ReplayFlags) => {
+    .action(async (flags: ReplayFlags, command: Command) => {
+      const runs = { runs: flags.abstention === true, because: 'without --abstention' };
+      rejectUselessFlags(command, [
+        ...detectorFlagRules(flags, runs),
+        {
+          option: 'modelsDir',
+          flag: '--models-dir',
+          applies: runs.runs && flags.nli,
+          because: 'without --abstention and NLI',
+        },
+      ]);
       const detector = flags.abstention ? await createDetector(flags) : undefined;
       const progress = new Progress('replay', undefined);
       const replay = await replayRuns({
         sets: [{ dataPath: flags.data, runPaths: [flags.run] }],
         ...(detector ? { detector } : {}),
-        onProgress: () => progress.tick(),
+        onProgress: (_done, total) => {
+          progress.setTotal(total);
+          progress.tick();
+        },
       });
       progress.finish();
       const rule = detector ? thresholdRule(detector.config.abstentionThreshold) : undefined;

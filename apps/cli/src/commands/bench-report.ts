@@ -1,6 +1,6 @@
 import { type LongMemEvalReport, writeLongMemEvalReport } from '@qualm/benchmark';
 import { type Command, Option } from 'commander';
-import { formatTable } from '../io.js';
+import { formatTable, prepareOutputFolder } from '../io.js';
 import { longmemevalCommand } from './longmemeval-group.js';
 
 interface ReportFlags {
@@ -34,7 +34,10 @@ export function registerBenchReport(program: Command): void {
     )
     .requiredOption('--data <file>', 'LongMemEval file the runs answer (oracle, S or M)')
     .requiredOption('--run <files...>', 'judged runs (official eval-results JSON Lines)')
-    .requiredOption('--out <dir>', 'folder for index.html, report.md and the SVG charts')
+    .requiredOption(
+      '--out <dir>',
+      'folder for index.html, report.md and the SVG charts (created when missing)',
+    )
     .option('--calibration <dir>', 'a calibrate output folder (with calibration.json)')
     .option('--title <text>', 'title of the report')
     .addOption(
@@ -44,6 +47,7 @@ export function registerBenchReport(program: Command): void {
     )
     .addHelpText('after', example)
     .action(async (flags: ReportFlags) => {
+      prepareOutputFolder(flags.out);
       const report = await writeLongMemEvalReport({
         runPaths: flags.run,
         dataPath: flags.data,

@@ -10,7 +10,9 @@ import {
 } from '@qualm/benchmark';
 import { DEFAULT_EMBEDDING_MODEL_ID, type Embedder, loadEmbedder } from '@qualm/search-core';
 import { type Command, Option } from 'commander';
-import { formatTable, Progress, parseNumberOption } from '../io.js';
+import { addRenamedModelOption } from '../chat-client-options.js';
+import { formatTable, parseNumberOption, rejectUselessFlags } from '../io.js';
+import { Progress } from '../progress.js';
 import { longmemevalCommand } from './longmemeval-group.js';
 
 interface RetrieveOptions {
@@ -19,7 +21,7 @@ interface RetrieveOptions {
   retriever: RetrieverKind;
   assistantTurns?: boolean;
   split: 'all' | 'tune' | 'holdout';
-  model: string;
+  embeddingModel: string;
   modelsDir?: string;
   hybridWeight: string;
   log?: string;
@@ -46,12 +48,12 @@ Example:
   qualm bench longmemeval retrieve --data longmemeval_s_cleaned.json.gz --level session \\
     --retriever flat-bm25 --log s_session.retrievallog
 
-The dense and hybrid retrievers load a transformers.js embedding model (--model) from --models-dir
-or $QUALM_MODELS_DIR.`;
+The dense and hybrid retrievers load a transformers.js embedding model (--embedding-model) from
+--models-dir or $QUALM_MODELS_DIR.`;
 
 /** Registers `qualm bench longmemeval retrieve`. */
 export function registerBenchRetrieve(program: Command): void {
-  longmemevalCommand(program)
+  const command = longmemevalCommand(program)
     .command('retrieve')
     .description('Score a retriever on LongMemEval: recall_any, recall_all and ndcg_any at k.')
     .requiredOption('--data <file>', 'LongMemEval file (oracle, S or M; plain or .gz)')
@@ -72,7 +74,7 @@ export function registerBenchRetrieve(program: Command): void {
         .default('all'),
     )
     .option(
-      '--model <id>',
+      '--embedding-model <id>',
       'embedding model of the dense and hybrid retrievers',
       DEFAULT_EMBEDDING_MODEL_ID,
     )
@@ -82,8 +84,30 @@ export function registerBenchRetrieve(program: Command): void {
     .addOption(
       new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'),
     )
-    .addHelpText('after', example)
-    .action(async (options: RetrieveOptions) => {
+    .addHelpText('after', example);
+  addRenamedModelOption(command, '--embedding-model').action(
+    async (options: RetrieveOptions, command: Command) => {
+      const embedded = options.retriever !== 'fulltext';
+      rejectUselessFlags(command, [
+        {
+          option: 'hybridWeight',
+          flag: '--hybrid-weight',
+          applies: options.retriever === 'hybrid',
+          because: `with --retriever ${options.retriever}`,
+        },
+        {
+          option: 'embeddingModel',
+          flag: '--embedding-model',
+          applies: embedded,
+          because: 'with --retriever fulltext',
+        },
+        {
+          option: 'modelsDir',
+          flag: '--models-dir',
+          applies: embedded,
+          because: 'with --retriever fulltext',
+        },
+      ]);
       const hybridWeight = parseNumberOption('--hybrid-weight', options.hybridWeight, {
         min: 0,
         max: 1,
@@ -91,7 +115,7 @@ export function registerBenchRetrieve(program: Command): void {
       let embedder: Embedder | undefined;
       if (needsEmbedder(options.retriever)) {
         embedder = await loadEmbedder({
-          modelId: options.model,
+          modelId: options.embeddingModel,
           ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}),
         });
       }
@@ -111,7 +135,8 @@ export function registerBenchRetrieve(program: Command): void {
       process.stdout.write(
         options.format === 'json' ? `${JSON.stringify(toJson(run))}\n` : `${toTable(run)}\n`,
       );
-    });
+    },
+  );
 }
 
 function toJson(run: LongMemEvalRetrievalRun) {

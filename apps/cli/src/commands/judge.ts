@@ -1,37 +1,32 @@
-import { openResumableOutput, type ResumableOutput } from '@qualm/benchmark';
 import {
-  type AgentTrace,
-  checkExpected,
   createChatClient,
   type EvaluationMode,
   evaluationModes,
-  JudgeError,
-  JudgeErrorCode,
   parseRubric,
   type Rubric,
+  readVerificationItems,
+  runVerificationBatch,
   type StructuredOutputMode,
-  type SummarizableResult,
-  summarizeResults,
   type Template,
   templateFromJsonSchema,
+  type VerificationBatchRun,
   VerificationConfig,
-  type VerificationItem,
-  type VerificationResult,
+  type VerificationRecord,
   type VerificationSummary,
-  verifyStream,
 } from '@qualm/judge';
 import { type Command, Option } from 'commander';
-import { z } from 'zod';
 import {
   addBaseUrlOption,
+  addRenamedModelOption,
   addRequestOptions,
   type ChatClientFlags,
-  checkEndpoint,
   readChatClientFlags,
   requireApiKey,
 } from '../chat-client-options.js';
-import { CliError, CliErrorCode } from '../errors.js';
-import { formatTable, openInput, Progress, readJsonLines, readText } from '../io.js';
+import { CliError, CliErrorCode, INTERRUPTED_EXIT_STATUS } from '../errors.js';
+import { interruptSignal } from '../interrupt.js';
+import { formatTable, noteTerminalInput, prepareOutputFile, readText } from '../io.js';
+import { Progress } from '../progress.js';
 
 const formats = ['table', 'json', 'jsonl'] as const;
 type Format = (typeof formats)[number];
@@ -44,7 +39,7 @@ interface JudgeOptions extends ChatClientFlags {
   abstention?: boolean;
   sufficiency?: boolean;
   mode: EvaluationMode;
-  model: string;
+  judgeModel: string;
   answeringModel?: string;
   structuredOutput: StructuredOutputMode;
   instructionsAbstention?: string;
@@ -61,30 +56,15 @@ Schema whose top level is an object. The API key is read from OPENAI_API_KEY.
 Example:
   export OPENAI_API_KEY=...
   qualm judge --input examples/judge/input.jsonl --template examples/judge/template.schema.json \\
-    --abstention --sufficiency --model gpt-4o-mini --out judged.jsonl
+    --abstention --sufficiency --judge-model gpt-4o-mini --out judged.jsonl
 
-With --out, results are appended as they finish and a rerun skips the ids already written.`;
+With --out, results are appended as they finish and a rerun skips the ids already written. An
+item the endpoint failed on (unreachable, rate-limited, timing out, a broken reply) is never
+written: the run exits 1 and a rerun judges it again. Ctrl-C stops after the calls under way and
+says how many results were written; the same command continues.
 
-const inputLineSchema = z.object({
-  id: z.union([z.string().min(1), z.number()]).transform(String),
-  question: z.string().min(1, 'must not be empty'),
-  response: z.string().optional(),
-  expected: z.record(z.string(), z.unknown()).optional(),
-  trace: z
-    .object({
-      messages: z.array(z.object({ role: z.string(), content: z.string().nullable() })),
-      recursionLimitReached: z.boolean().optional(),
-    })
-    .optional(),
-});
-
-// results whose pipeline stopped on these could succeed on a rerun, so they are not written
-const transientCodes = new Set<string>([
-  JudgeErrorCode.JUDGE_UNAVAILABLE,
-  JudgeErrorCode.TIMEOUT,
-  JudgeErrorCode.RATE_LIMITED,
-  JudgeErrorCode.ABORTED,
-]);
+Exit status: 0 when every item was judged, 1 when some could not be (endpoint failures), 2 on
+bad input or set-up (a missing key, a wrong endpoint URL, a rejected key), 130 when interrupted.`;
 
 /** Registers `qualm judge`. */
 export function registerJudge(program: Command): void {
@@ -106,11 +86,18 @@ export function registerJudge(program: Command): void {
         .choices(evaluationModes)
         .default('template_only'),
     )
-    .option('--model <model>', 'judge model', process.env.QUALM_JUDGE_MODEL ?? 'gpt-4o-mini')
-    .option(
-      '--answering-model <model>',
-      'model that answers items without a response (default: --model)',
+    .addOption(
+      new Option('--judge-model <model>', 'model of the checks, parsing and rubric')
+        .env('QUALM_JUDGE_MODEL')
+        .default('gpt-4o-mini'),
+    )
+    .addOption(
+      new Option(
+        '--answering-model <model>',
+        'model that answers items without a response',
+      ).default(undefined, 'the judge model'),
     );
+  addRenamedModelOption(command, '--judge-model');
   addBaseUrlOption(command);
   addRequestOptions(command, 'items verified at the same time')
     .addOption(
@@ -144,6 +131,7 @@ async function runJudge(options: JudgeOptions): Promise<void> {
   });
 
   const apiKey = requireApiKey('ignores it');
+  if (options.out !== undefined) prepareOutputFile(options.out);
 
   let template: Template | undefined;
   if (config.usesTemplate) {
@@ -162,64 +150,50 @@ async function runJudge(options: JudgeOptions): Promise<void> {
     rubric = parseRubric(await readJsonFile(options.rubric), options.rubric);
   }
 
-  const items = await readItems(options.input, template);
-  const output: ResumableOutput | undefined = options.out
-    ? openResumableOutput(options.out, { keyField: 'id', label: '--out' })
-    : undefined;
-  // a copy, since the output adds each appended record to its own list
-  const previous = [...(output?.records ?? [])] as ResultRecord[];
-  const pending = items.filter((item) => !output?.doneIds.has(String(item.id)));
-
+  noteTerminalInput(options.input, 'items');
+  const items = await readVerificationItems(options.input, { template });
   const clientOptions = { ...endpointOptions, apiKey, structuredOutput };
-  const judge = createChatClient({ ...clientOptions, model: options.model });
+  const judge = createChatClient({ ...clientOptions, model: options.judgeModel });
   const answering = createChatClient({
     ...clientOptions,
-    model: options.answeringModel ?? options.model,
+    model: options.answeringModel ?? options.judgeModel,
   });
-  if (pending.length > 0) await checkEndpoint(judge);
 
-  const progress = new Progress('judge', pending.length);
-  const written: ResultRecord[] = [];
-  const printed: ResultRecord[] = [];
-  const incomplete: VerificationResult[] = [];
-  const controller = new AbortController();
-  for await (const result of verifyStream(pending, {
+  let progress: Progress | undefined;
+  const run = await runVerificationBatch({
+    items,
     judge,
     answering,
     config,
     template,
     rubric,
     concurrency,
-    signal: controller.signal,
-  })) {
-    progress.tick();
-    if (result.error?.code === JudgeErrorCode.AUTHENTICATION_FAILED) {
-      // every other item would fail the same way: stop and say so once
-      controller.abort();
-      progress.finish();
-      throw new JudgeError(JudgeErrorCode.AUTHENTICATION_FAILED, result.error.message);
-    }
-    const record = toRecord(result);
-    const transient = result.error !== null && transientCodes.has(result.error.code);
-    if (transient) incomplete.push(result);
-    if (!output) printed.push(record);
-    else if (!transient) {
-      output.append(record);
-      written.push(record);
-    }
-  }
-  progress.finish();
+    signal: interruptSignal(),
+    ...(options.out !== undefined ? { out: options.out, outLabel: '--out' } : {}),
+    onProgress: ({ total }) => {
+      progress ??= new Progress('judge', total);
+      progress.tick();
+    },
+  });
+  progress?.finish();
 
-  const summary = summarizeResults([...previous, ...written, ...printed]);
-  printOutput({ format, printed, summary, out: options.out, written, previous });
-
-  if (incomplete.length > 0) {
-    const first = incomplete[0]?.error;
-    const what = options.out
-      ? 'were not written; rerun the same command to retry them'
-      : 'could not be judged';
+  if (!run.interrupted || options.out !== undefined) printOutput(format, run, options.out);
+  if (run.interrupted) {
     process.stderr.write(
-      `qualm: ${incomplete.length} item(s) ${what} because the endpoint failed (${first?.code}: ${first?.message})\n`,
+      options.out !== undefined
+        ? `qualm: interrupted: ${run.written} of ${run.total} result(s) appended to ${options.out}; run the same command again to judge the rest\n`
+        : `qualm: interrupted after ${run.written} of ${run.total} item(s); nothing was kept (give --out to keep results and continue later)\n`,
+    );
+    process.exitCode = INTERRUPTED_EXIT_STATUS;
+    return;
+  }
+  if (run.failures.length > 0) {
+    const first = run.failures[0];
+    const next = options.out
+      ? 'they were not written, so rerunning the same command retries them'
+      : 'rerun to retry them';
+    process.stderr.write(
+      `qualm: ${run.failures.length} item(s) could not be judged because the endpoint failed (first ${first?.id}: ${first?.code}: ${first?.message}); ${next}\n`,
     );
     process.exitCode = 1;
   }
@@ -235,94 +209,6 @@ async function readJsonFile(path: string): Promise<unknown> {
       `${path} is not valid JSON (${(error as Error).message})`,
     );
   }
-}
-
-async function readItems(
-  path: string,
-  template: Template | undefined,
-): Promise<VerificationItem[]> {
-  const source = path === '-' ? 'stdin' : path;
-  const items: VerificationItem[] = [];
-  const seen = new Map<string, number>();
-  for await (const { lineNumber, value } of readJsonLines(openInput(path), { source })) {
-    const parsed = inputLineSchema.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const field = issue && issue.path.length > 0 ? issue.path.join('.') : 'line';
-      throw new CliError(
-        CliErrorCode.INVALID_INPUT,
-        `${source}:${lineNumber} ${field}: ${issue?.message ?? 'invalid'}`,
-      );
-    }
-    const line = parsed.data;
-    const earlier = seen.get(line.id);
-    if (earlier !== undefined) {
-      throw new CliError(
-        CliErrorCode.INVALID_INPUT,
-        `${source}:${lineNumber} id "${line.id}" was already used on line ${earlier}`,
-      );
-    }
-    seen.set(line.id, lineNumber);
-    if (template && line.expected) {
-      const problem = checkExpected(template.schema, line.expected);
-      if (problem !== undefined) {
-        throw new CliError(
-          CliErrorCode.INVALID_INPUT,
-          `${source}:${lineNumber} expected values do not fit the template: ${problem}`,
-        );
-      }
-    }
-    items.push({
-      id: line.id,
-      question: line.question,
-      response: line.response,
-      expected: line.expected,
-      trace: line.trace as AgentTrace | undefined,
-    });
-  }
-  return items;
-}
-
-/** A result as a line of the output. */
-interface ResultRecord extends SummarizableResult {
-  id: string;
-  verifyResult: boolean | null;
-  error: { stage: string; code: string; message: string } | null;
-  [key: string]: unknown;
-}
-
-function toRecord(result: VerificationResult): ResultRecord {
-  const stageUsage: Record<string, { llmCalls: number; totalTokens: number }> = {};
-  for (const stage of result.stages) {
-    if (stage.usage.requests > 0) {
-      stageUsage[stage.stage] = { llmCalls: stage.llmCalls, totalTokens: stage.usage.totalTokens };
-    }
-  }
-  return {
-    id: result.id ?? '',
-    verifyResult: result.verifyResult,
-    failedStage: result.failedStage,
-    error: result.error,
-    abstentionCheckPerformed: result.abstentionCheckPerformed,
-    abstentionDetected: result.abstentionDetected,
-    abstentionReasoning: result.abstentionReasoning,
-    abstentionOverrideApplied: result.abstentionOverrideApplied,
-    abstentionError: result.abstentionError,
-    sufficiencyCheckPerformed: result.sufficiencyCheckPerformed,
-    sufficiencyDetected: result.sufficiencyDetected,
-    sufficiencyReasoning: result.sufficiencyReasoning,
-    sufficiencyOverrideApplied: result.sufficiencyOverrideApplied,
-    sufficiencyError: result.sufficiencyError,
-    sufficiencyMissingFields: result.sufficiencyMissingFields,
-    parsed: result.parsed,
-    verifyMismatches: result.verifyMismatches,
-    ...(result.evaluationMode !== 'template_only'
-      ? { rubricScores: result.rubricScores, rubricError: result.rubricError }
-      : {}),
-    llmCalls: result.llmCalls,
-    usage: result.usage,
-    stageUsage,
-  };
 }
 
 const percent = (rate: number | null) => (rate === null ? '-' : `${(rate * 100).toFixed(1)}%`);
@@ -351,54 +237,46 @@ function summaryTable(summary: VerificationSummary): string {
   );
 }
 
-function printOutput(context: {
-  format: Format;
-  printed: ResultRecord[];
-  written: ResultRecord[];
-  previous: ResultRecord[];
-  summary: VerificationSummary;
-  out: string | undefined;
-}): void {
-  const { format, printed, summary, out } = context;
+function printOutput(format: Format, run: VerificationBatchRun, out: string | undefined): void {
+  const { records, summary } = run;
   const note = out
-    ? `${context.written.length} result(s) appended to ${out}, ${context.previous.length} already there`
+    ? `${run.written} result(s) appended to ${out}, ${run.alreadyDone} already there`
     : undefined;
   if (format === 'json') {
     const body = out
-      ? { summary, written: context.written.length, skipped: context.previous.length }
-      : { results: printed, summary };
+      ? { summary, written: run.written, skipped: run.alreadyDone, failed: run.failures.length }
+      : { results: records, summary };
     process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
     return;
   }
   if (format === 'jsonl') {
-    for (const record of printed) process.stdout.write(`${JSON.stringify(record)}\n`);
+    for (const record of records) process.stdout.write(`${JSON.stringify(record)}\n`);
     process.stderr.write(`${summaryTable(summary)}\n`);
     if (note) process.stderr.write(`${note}\n`);
     return;
   }
-  if (printed.length > 0) {
-    const rows = printed.map((record) => [
+  if (records.length > 0) process.stdout.write(`${resultsTable(records)}\n\n`);
+  process.stdout.write(`${summaryTable(summary)}\n`);
+  if (note) process.stdout.write(`${note}\n`);
+}
+
+function resultsTable(records: readonly VerificationRecord[]): string {
+  return formatTable(
+    [
+      { header: 'id' },
+      { header: 'pass' },
+      { header: 'failed stage' },
+      { header: 'abstained' },
+      { header: 'sufficient' },
+      { header: 'calls', align: 'right' },
+    ],
+    records.map((record) => [
       record.id,
       flag(record.verifyResult),
       String(record.failedStage ?? '-'),
       flag(record.abstentionDetected),
       flag(record.sufficiencyDetected),
       String(record.llmCalls),
-    ]);
-    process.stdout.write(
-      `${formatTable(
-        [
-          { header: 'id' },
-          { header: 'pass' },
-          { header: 'failed stage' },
-          { header: 'abstained' },
-          { header: 'sufficient' },
-          { header: 'calls', align: 'right' },
-        ],
-        rows,
-      )}\n\n`,
-    );
-  }
-  process.stdout.write(`${summaryTable(summary)}\n`);
-  if (note) process.stdout.write(`${note}\n`);
+    ]),
+  );
 }

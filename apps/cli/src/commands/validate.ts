@@ -13,7 +13,18 @@ import {
 import { type Command, Option } from 'commander';
 import { z } from 'zod';
 import { CliError, CliErrorCode } from '../errors.js';
-import { formatTable, openInput, Progress, parseNumberOption, readJsonLines } from '../io.js';
+import {
+  columnWidths,
+  given,
+  inputName,
+  noteTerminalInput,
+  parseNumberOption,
+  readChunks,
+  readJsonLines,
+  rejectUselessFlags,
+  tableLine,
+} from '../io.js';
+import { Progress } from '../progress.js';
 
 interface ValidateFlags {
   jsonl?: boolean;
@@ -51,8 +62,12 @@ source (matched in any case) or {"pattern": "...", "weight": 0.3}:
   {"refusal": ["\\\\bno can do\\\\b"], "low_confidence": [{"pattern": "ballpark", "weight": 0.2}]}
 Patterns that can backtrack catastrophically are refused.
 
---format jsonl writes one result per input line, in order; the --summary then goes to stderr.
-Exit status: 0, or 1 with --fail-on-escalate when any response escalates, 2 on bad input.`;
+Output streams whatever the size of the input: --format jsonl writes one result per input line, in
+order (the --summary then goes to stderr); json writes one document; the table sizes its columns on
+the first 1,000 rows. Binary input (an executable, an image) is refused.
+
+Exit status: 0, or 1 with --fail-on-escalate when any response escalates, 2 on bad input (a
+missing or binary file, a broken line, a JSON Lines input without responses).`;
 
 const patternEntry = z.union([
   z.string().min(1),
@@ -150,12 +165,14 @@ const lineShape = (field: string, idField: string | undefined) =>
   });
 
 /** Streams a plain-text input into the streaming validator: one response. */
-async function validateText(validator: Validator, path: string | undefined): Promise<Row[]> {
+async function validateText(
+  validator: Validator,
+  path: string | undefined,
+  onRow: (row: Row) => void,
+): Promise<void> {
   const stream = validator.stream();
-  for await (const chunk of openInput(path)) {
-    stream.push(typeof chunk === 'string' ? chunk : new Uint8Array(chunk as Buffer));
-  }
-  return [{ id: undefined, line: undefined, result: stream.end() }];
+  for await (const chunk of readChunks(path)) stream.push(new Uint8Array(chunk));
+  onRow({ id: undefined, line: undefined, result: stream.end() });
 }
 
 /** Validates each line of a JSON Lines input as it is read. */
@@ -164,13 +181,12 @@ async function validateLines(
   path: string | undefined,
   flags: ValidateFlags,
   onRow: (row: Row) => void,
-): Promise<{ skipped: number }> {
-  const source = path === undefined || path === '-' ? 'stdin' : path;
+): Promise<{ rows: number; skipped: number }> {
+  const source = inputName(path);
   const skipped = { count: 0 };
   const shape = lineShape(flags.field, flags.idField);
-  const progress = new Progress('validating', undefined);
-  for await (const { lineNumber, value } of readJsonLines(openInput(path), {
-    source,
+  const progress = new Progress('validate', undefined);
+  for await (const { lineNumber, value } of readJsonLines(path, {
     skipInvalid: flags.skipInvalid ?? false,
     skipped,
   })) {
@@ -195,7 +211,13 @@ async function validateLines(
     progress.tick();
   }
   progress.finish();
-  return { skipped: skipped.count };
+  if (progress.count === 0) {
+    throw new CliError(
+      CliErrorCode.NOTHING_TO_DO,
+      `${source} holds no responses${skipped.count > 0 ? ` (${skipped.count} invalid line${skipped.count === 1 ? '' : 's'} skipped)` : ''}: each line should be a JSON object with the text in "${flags.field}"`,
+    );
+  }
+  return { rows: progress.count, skipped: skipped.count };
 }
 
 /** The fields of a result that `--format jsonl` writes. */
@@ -219,24 +241,105 @@ function shorten(text: string, length: number): string {
   return text.length > length ? `${text.slice(0, length - 1)}…` : text;
 }
 
-function toTable(rows: Row[]): string {
-  return formatTable(
-    [
-      { header: rows.some((row) => row.id !== undefined) ? 'id' : '#' },
-      { header: 'score', align: 'right' },
-      { header: 'escalate' },
-      { header: 'signals' },
-    ],
-    rows.map((row, index) => [
-      String(row.id ?? row.line ?? index + 1),
-      row.result.score.toFixed(2),
-      row.result.shouldEscalate ? 'yes' : 'no',
-      shorten(
-        row.result.signals.map((signal) => `${signal.type} "${signal.evidence}"`).join(', ') || '-',
-        90,
-      ),
-    ]),
-  );
+/** Where results go as they are made: one row at a time, then the end of the output. */
+interface ResultSink {
+  take(row: Row): void;
+  /** Ends the output; `summary` is what the document or the table ends with, if anything. */
+  end(summary: string | undefined, document: Record<string, unknown> | undefined): void;
+}
+
+const write = (text: string) => process.stdout.write(text);
+
+function jsonlSink(): ResultSink {
+  return {
+    take: (row) => write(`${JSON.stringify(jsonlRecord(row))}\n`),
+    end: (summary) => {
+      if (summary !== undefined) process.stderr.write(`${summary}\n`);
+    },
+  };
+}
+
+// the same bytes as JSON.stringify({results, summary}, null, 2), written one result at a time
+function jsonSink(): ResultSink {
+  let count = 0;
+  const indent = (text: string, spaces: string) => text.replaceAll('\n', `\n${spaces}`);
+  return {
+    take(row) {
+      const result = {
+        ...(row.id !== undefined ? { id: row.id } : {}),
+        ...(row.line !== undefined ? { line: row.line } : {}),
+        ...row.result,
+      };
+      write(
+        `${count === 0 ? '{\n  "results": [\n' : ',\n'}    ${indent(JSON.stringify(result, null, 2), '    ')}`,
+      );
+      count += 1;
+    },
+    end(_summary, document) {
+      write(count === 0 ? '{\n  "results": []' : '\n  ]');
+      if (document) write(`,\n  "summary": ${indent(JSON.stringify(document, null, 2), '  ')}`);
+      write('\n}\n');
+    },
+  };
+}
+
+// the first rows set the column widths; after them, rows stream with those widths
+const tableSizingRows = 1_000;
+
+function tableSink(idHeader: string): ResultSink {
+  const columns = [
+    { header: idHeader },
+    { header: 'score', align: 'right' as const },
+    { header: 'escalate' },
+    { header: 'signals' },
+  ];
+  let number = 0;
+  let widths: number[] | undefined;
+  const waiting: string[][] = [];
+  const cells = (row: Row) => [
+    String(row.id ?? row.line ?? number),
+    row.result.score.toFixed(2),
+    row.result.shouldEscalate ? 'yes' : 'no',
+    shorten(
+      row.result.signals.map((signal) => `${signal.type} "${signal.evidence}"`).join(', ') || '-',
+      90,
+    ),
+  ];
+  const start = () => {
+    widths = columnWidths(columns, waiting);
+    const sized = widths;
+    write(
+      `${tableLine(
+        columns,
+        sized,
+        columns.map((column) => column.header),
+      )}\n`,
+    );
+    write(
+      `${tableLine(
+        columns,
+        sized,
+        sized.map((width) => '-'.repeat(width)),
+      )}\n`,
+    );
+    for (const waitingCells of waiting) write(`${tableLine(columns, sized, waitingCells)}\n`);
+    waiting.length = 0;
+  };
+  return {
+    take(row) {
+      number += 1;
+      if (widths) {
+        write(`${tableLine(columns, widths, cells(row))}\n`);
+        return;
+      }
+      waiting.push(cells(row));
+      if (waiting.length >= tableSizingRows) start();
+    },
+    end(summary) {
+      if (!widths) start();
+      if (summary !== undefined) write(`\n${summary}\n`);
+    },
+  };
 }
 
 function summaryText(summary: QualitySummary, skipped: number): string {
@@ -274,58 +377,50 @@ export function registerValidate(program: Command): void {
     .option('--fail-on-escalate', 'exit 1 when any response escalates (for CI gates)')
     .option('--skip-invalid', 'with --jsonl: skip lines that are not valid and count them')
     .addHelpText('after', example)
-    .action(async (file: string | undefined, flags: ValidateFlags) => {
-      if (!flags.jsonl && (flags.skipInvalid || flags.idField !== undefined)) {
-        throw new CliError(
-          CliErrorCode.INVALID_ARGUMENT,
-          `${flags.skipInvalid ? '--skip-invalid' : '--id-field'} needs --jsonl`,
-        );
-      }
+    .action(async (file: string | undefined, flags: ValidateFlags, command: Command) => {
+      const jsonl = { applies: flags.jsonl === true, because: 'without --jsonl' };
+      rejectUselessFlags(command, [
+        { option: 'field', flag: '--field', ...jsonl },
+        { option: 'idField', flag: '--id-field', ...jsonl },
+        { option: 'skipInvalid', flag: '--skip-invalid', ...jsonl },
+      ]);
       const validator = validatorFrom(flags);
-      // jsonl output goes out line by line; only what the summary needs is kept of each result
-      const rows: Row[] = [];
+      noteTerminalInput(file, 'responses');
+      const sink =
+        flags.format === 'jsonl'
+          ? jsonlSink()
+          : flags.format === 'json'
+            ? jsonSink()
+            : tableSink(given(command, 'idField') ? 'id' : '#');
+      // only what the summary needs is kept of each result, and only when a summary is asked for
       const tallies: SummarizableResult[] = [];
+      let escalated = 0;
       const take = (row: Row) => {
-        tallies.push({
-          score: row.result.score,
-          shouldEscalate: row.result.shouldEscalate,
-          signals: row.result.signals.map(({ type }) => ({ type })),
-        });
-        if (flags.format === 'jsonl') {
-          process.stdout.write(`${JSON.stringify(jsonlRecord(row))}\n`);
-        } else {
-          rows.push(row);
+        if (row.result.shouldEscalate) escalated += 1;
+        if (flags.summary) {
+          tallies.push({
+            score: row.result.score,
+            shouldEscalate: row.result.shouldEscalate,
+            signals: row.result.signals.map(({ type }) => ({ type })),
+          });
         }
+        sink.take(row);
       };
+      let rows = 1;
       let skipped = 0;
-      if (flags.jsonl) {
-        ({ skipped } = await validateLines(validator, file, flags, take));
-      } else {
-        for (const row of await validateText(validator, file)) take(row);
-      }
-      const summary = getQualitySummary(tallies);
-      if (flags.format === 'json') {
-        const document = {
-          results: rows.map((row) => ({
-            ...(row.id !== undefined ? { id: row.id } : {}),
-            ...(row.line !== undefined ? { line: row.line } : {}),
-            ...row.result,
-          })),
-          ...(flags.summary ? { summary: { ...summary, skipped } } : {}),
-        };
-        process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
-      } else if (flags.format === 'table') {
-        process.stdout.write(`${toTable(rows)}\n`);
-        if (flags.summary) process.stdout.write(`\n${summaryText(summary, skipped)}\n`);
-      } else if (flags.summary) {
-        process.stderr.write(`${summaryText(summary, skipped)}\n`);
-      }
+      if (flags.jsonl) ({ rows, skipped } = await validateLines(validator, file, flags, take));
+      else await validateText(validator, file, take);
+      const summary = flags.summary ? getQualitySummary(tallies) : undefined;
+      sink.end(
+        summary ? summaryText(summary, skipped) : undefined,
+        summary ? { ...summary, skipped } : undefined,
+      );
       if (skipped > 0 && !flags.summary) {
         process.stderr.write(`qualm: skipped ${skipped} invalid line${skipped === 1 ? '' : 's'}\n`);
       }
-      if (flags.failOnEscalate && summary.escalated > 0) {
+      if (flags.failOnEscalate && escalated > 0) {
         process.stderr.write(
-          `qualm: ${summary.escalated} of ${summary.total} responses escalate (--fail-on-escalate)\n`,
+          `qualm: ${escalated} of ${rows} responses escalate (--fail-on-escalate)\n`,
         );
         process.exitCode = 1;
       }

@@ -1,4 +1,10 @@
-import type { ChatClient, TokenUsage } from '@qualm/judge';
+import {
+  type ChatClient,
+  openResumableOutput,
+  type RunProgress,
+  runBatch,
+  type TokenUsage,
+} from '@qualm/judge';
 import { BenchmarkError, BenchmarkErrorCode } from '../errors.js';
 import {
   ABSTENTION_JUDGE_TEMPLATE,
@@ -8,13 +14,7 @@ import {
 } from './judge-prompts.js';
 import { streamLongMemEval } from './loader.js';
 import { fillTemplate } from './reader-prompts.js';
-import {
-  appendConcurrently,
-  checkConcurrency,
-  openResumableOutput,
-  type ResumableRun,
-  type RunProgress,
-} from './resumable-output.js';
+import type { ResumableRun } from './resumable-output.js';
 import {
   type EvalResultLine,
   evalResultLineSchema,
@@ -101,6 +101,8 @@ export interface EvaluationOptions {
   /** Answers judged at the same time (4). */
   concurrency?: number;
   onProgress?: (progress: RunProgress) => void;
+  /** Stops the run; what was written stays, and a rerun continues it. */
+  signal?: AbortSignal;
 }
 
 /** The result of {@link runEvaluation}. */
@@ -119,8 +121,13 @@ export interface EvaluationRun extends ResumableRun {
  * in `failures`; a rejected API key stops the run.
  */
 export async function runEvaluation(options: EvaluationOptions): Promise<EvaluationRun> {
-  const concurrency = checkConcurrency(options.concurrency);
   const hypotheses = await readRunRecords(options.runPath, hypothesisLineSchema);
+  if (hypotheses.length === 0) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.NOTHING_TO_DO,
+      `${options.runPath} holds no hypotheses: each line should be {"question_id", "hypothesis"}`,
+    );
+  }
   const output = openResumableOutput(options.outPath);
   // checked before any call, so a wrong output (another run's hypotheses) gets nothing appended
   const earlier = output.records.map((record, index) =>
@@ -139,13 +146,21 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
     .map((entry) => entry.question_id)
     .filter((id) => !questions.has(id));
   const known = hypotheses.filter((entry) => questions.has(entry.question_id));
+  if (known.length === 0) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.NOTHING_TO_DO,
+      `none of the ${hypotheses.length} question ids of ${options.runPath} is in ${options.dataPath} (first: ${missingIds[0]}); is it the data file the hypotheses answer?`,
+    );
+  }
   const pending = known.filter((entry) => !output.doneIds.has(entry.question_id));
-  const { written, failures, usage } = await appendConcurrently({
+  if (pending.length > 0) await options.client.checkEndpoint({ signal: options.signal });
+  const { written, failures, usage, interrupted } = await runBatch({
     output,
     items: pending,
     total: pending.length,
-    concurrency,
-    questionId: (entry) => entry.question_id,
+    concurrency: options.concurrency,
+    signal: options.signal,
+    key: (entry) => entry.question_id,
     work: async (entry, signal) => {
       const question = questions.get(entry.question_id)!;
       const verdict = await judgeHypothesis(options.client, {
@@ -171,6 +186,7 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
     failures,
     missingIds,
     usage,
+    interrupted,
     score: scoreEvalResults([...earlier, ...added], questionTypes),
   };
 }

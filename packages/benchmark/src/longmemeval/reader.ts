@@ -1,4 +1,12 @@
-import { addUsage, type ChatClient, emptyUsage, type TokenUsage } from '@qualm/judge';
+import {
+  addUsage,
+  type ChatClient,
+  emptyUsage,
+  openResumableOutput,
+  type RunProgress,
+  runBatch,
+  type TokenUsage,
+} from '@qualm/judge';
 import {
   type AbstentionDetector,
   type AbstentionReason,
@@ -37,13 +45,7 @@ import {
   STEP_BY_STEP_READER_TEMPLATE,
 } from './reader-prompts.js';
 import { sessionDocuments } from './replay.js';
-import {
-  appendConcurrently,
-  checkConcurrency,
-  openResumableOutput,
-  type ResumableRun,
-  type RunProgress,
-} from './resumable-output.js';
+import type { ResumableRun } from './resumable-output.js';
 import { readRetrievalLog } from './retrieval-log.js';
 import { type LongMemEvalQuestion, longMemEvalQuestionKeySchema } from './schema.js';
 
@@ -365,7 +367,7 @@ function evidenceHits(
 }
 
 /** Options of {@link runReader}. */
-export interface ReaderRunOptions extends Omit<ReaderOptions, 'signal'> {
+export interface ReaderRunOptions extends ReaderOptions {
   /** A LongMemEval file (oracle, S or M; plain or .gz). */
   dataPath: string;
   /** JSON Lines output; answers are appended as they finish and a rerun skips those there. */
@@ -383,6 +385,8 @@ export interface ReaderRunOptions extends Omit<ReaderOptions, 'signal'> {
    */
   retrievalLog?: string;
   onProgress?: (progress: RunProgress) => void;
+  /** Stops the run; what was written stays, and a rerun continues it. */
+  signal?: AbortSignal;
 }
 
 /** The result of {@link runReader}. */
@@ -405,7 +409,6 @@ export interface ReaderRun extends ResumableRun {
  */
 export async function runReader(options: ReaderRunOptions): Promise<ReaderRun> {
   checkReaderOptions(options);
-  const concurrency = checkConcurrency(options.concurrency);
   if (options.retrievalLog !== undefined && options.history.source !== 'retrieval') {
     throw new BenchmarkError(
       BenchmarkErrorCode.INVALID_CONFIG,
@@ -450,12 +453,14 @@ export async function runReader(options: ReaderRunOptions): Promise<ReaderRun> {
       if (left === 0) return;
     }
   };
-  const { written, failures, usage } = await appendConcurrently({
+  if (plan.pending.size > 0) await options.client.checkEndpoint({ signal: options.signal });
+  const { written, failures, usage, interrupted } = await runBatch({
     output,
     items: pendingQuestions(),
     total: plan.pending.size,
-    concurrency,
-    questionId: (question) => question.question_id,
+    concurrency: options.concurrency,
+    signal: options.signal,
+    key: (question) => question.question_id,
     work: async (question, signal) => {
       const rankedIds = log?.rankings.get(question.question_id);
       const record = await readQuestion(question, {
@@ -477,6 +482,7 @@ export async function runReader(options: ReaderRunOptions): Promise<ReaderRun> {
     failures,
     missingIds: plan.missingIds,
     usage,
+    interrupted,
     outputUsage: addUsage(...output.records.map(recordedUsage)),
     truncated,
   };
@@ -509,6 +515,14 @@ async function planRun(options: {
     if (wanted && !wanted.has(id)) continue;
     found.add(id);
     if (options.limit === undefined || selected.length < options.limit) selected.push(id);
+  }
+  if (selected.length === 0) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.NOTHING_TO_DO,
+      wanted
+        ? `none of the ${wanted.size} question ids asked for is in ${options.dataPath}: ${[...wanted].slice(0, 5).join(', ')}${wanted.size > 5 ? ', …' : ''}`
+        : `${options.dataPath} holds no questions`,
+    );
   }
   const pending = new Set(selected.filter((id) => !options.doneIds.has(id)));
   return {

@@ -148,6 +148,12 @@ export async function replayRuns(options: ReplayOptions): Promise<ReplayResult> 
         if (answer) ordered.push(answer);
         else skippedIds.push(id);
       }
+      if (ordered.length === 0) {
+        throw new BenchmarkError(
+          BenchmarkErrorCode.NOTHING_TO_DO,
+          `none of the ${skippedIds.length} question ids of ${run.runPath} is in ${set.dataPath} (first: ${skippedIds[0]}); is it a run on another data file?`,
+        );
+      }
       replayed.push({ runPath: run.runPath, dataPath: set.dataPath, answers: ordered, skippedIds });
     }
   }
@@ -178,6 +184,12 @@ async function readLabelledRun(runPath: string) {
       );
     }
     entries.push({ ...entry, autoeval_label });
+  }
+  if (entries.length === 0) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.NOTHING_TO_DO,
+      `${runPath} holds no judged answers: each line should be {"question_id", "hypothesis", "autoeval_label"}`,
+    );
   }
   return { runPath, entries: new Map(entries.map((entry) => [entry.question_id, entry])) };
 }

@@ -77,6 +77,8 @@ export async function writeLongMemEvalReport(
   if (options.runPaths.length === 0) {
     throw new BenchmarkError(BenchmarkErrorCode.INVALID_CONFIG, 'a report needs at least one run');
   }
+  // the folder first, so that an output that cannot be written fails before any work
+  await mkdir(options.outDirectory, { recursive: true });
   const questionTypes = await loadQuestionTypes(options.dataPath);
   const names = runNames(options.runPaths);
   const runs: ReportRun[] = [];
@@ -124,7 +126,6 @@ export async function writeLongMemEvalReport(
     charts,
     files: [],
   };
-  await mkdir(options.outDirectory, { recursive: true });
   const files: string[] = [];
   const write = async (name: string, text: string) => {
     const path = join(options.outDirectory, name);

@@ -175,6 +175,28 @@ export function scoreEvalResults(
   return { metrics: computeQaMetrics(answers), judgeModels, missingIds, answers };
 }
 
+/**
+ * Reads a judged run and scores it against a data file. A run without lines, or whose ids are
+ * all missing from the data, is an error (`NOTHING_TO_DO`) rather than a score of zero.
+ */
+export async function scoreRunFile(runPath: string, dataPath: string): Promise<RunScore> {
+  const entries = await readEvalResults(runPath);
+  if (entries.length === 0) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.NOTHING_TO_DO,
+      `${runPath} holds no judged answers: each line should be {"question_id", "hypothesis", "autoeval_label"}`,
+    );
+  }
+  const score = scoreEvalResults(entries, await loadQuestionTypes(dataPath));
+  if (score.metrics.n === 0) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.NOTHING_TO_DO,
+      `none of the ${entries.length} question ids of ${runPath} is in ${dataPath} (first: ${entries[0]?.question_id}); is it a run on another data file?`,
+    );
+  }
+  return score;
+}
+
 // what print(round(np.float64, 4)) writes: numpy's half-to-even rounding, Python's float repr
 const round4 = (value: number | null) =>
   value === null ? 'nan' : pythonFloatRepr(numpyRound(value, 4));

@@ -1,0 +1,36 @@
+import { INTERRUPTED_EXIT_STATUS } from './errors.js';
+
+let controller: AbortController | undefined;
+
+/**
+ * Lets a verb stop cleanly on Ctrl-C: the first SIGINT aborts the signal returned here, so the
+ * run can finish the line it is writing and say how to continue; a second one ends the process at
+ * once. A verb that never asks is ended by the first SIGINT.
+ */
+export function interruptSignal(): AbortSignal {
+  controller ??= new AbortController();
+  return controller.signal;
+}
+
+function onInterrupt(): void {
+  if (controller && !controller.signal.aborted) {
+    process.stderr.write(
+      '\nqualm: stopping: the calls under way are cancelled (Ctrl-C again to quit at once)\n',
+    );
+    controller.abort(new Error('interrupted'));
+    return;
+  }
+  process.stderr.write('\nqualm: interrupted\n');
+  process.exit(INTERRUPTED_EXIT_STATUS);
+}
+
+/** Handles SIGINT for the duration of `work`. */
+export async function withInterruptHandler<Result>(work: () => Promise<Result>): Promise<Result> {
+  process.on('SIGINT', onInterrupt);
+  try {
+    return await work();
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    controller = undefined;
+  }
+}

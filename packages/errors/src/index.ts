@@ -1,0 +1,7 @@
+export { looksBinary, printable } from './printable.js';
+export {
+  ErrorKind,
+  isTransient,
+  QualmError,
+  type QualmErrorOptions,
+} from './qualm-error.js';
