@@ -183,7 +183,7 @@ describe('qualm bench longmemeval evaluate', () => {
   it('records the full name of a short judge name, as the harness does', async () => {
     server = await judge();
     const out = join(directory, 'eval.jsonl');
-    const result = await qualm(evaluate(['--model', 'gpt-4o-mini', '--out', out]));
+    const result = await qualm(evaluate(['--judge-model', 'gpt-4o-mini', '--out', out]));
     expect(result.code).toBe(0);
     expect(server.chatRequests()[0]?.body?.model).toBe('gpt-4o-mini-2024-07-18');
     expect(lines(out)[0]?.autoeval_label).toMatchObject({ model: 'gpt-4o-mini-2024-07-18' });

@@ -80,7 +80,7 @@ function generate(extra: string[]) {
     'generate',
     '--data',
     dataPath,
-    '--model',
+    '--reader-model',
     'reader-model',
     // a model outside the harness's table needs its context length
     '--context-limit',
@@ -345,12 +345,10 @@ describe('qualm bench longmemeval generate', () => {
     expect(rerun.stdout).toMatch(new RegExp(`already in the output\\s+${before.length}`));
   });
 
-  it('draws a progress bar on stderr', async () => {
+  it('prints progress lines on stderr with --progress when stderr is not a terminal', async () => {
     server = await answering();
-    const result = await qualm(generate(['--out', join(directory, 'hypotheses.jsonl')]), {
-      QUALM_PROGRESS: '1',
-    });
-    expect(result.stderr).toMatch(/generate \[#+\] 8\/8/);
+    const result = await qualm(generate(['--out', join(directory, 'hypotheses.jsonl'), '--progress']));
+    expect(result.stderr).toMatch(/^generate 8\/8 \(100%\)/m);
   });
 
   it('says in one line that OPENAI_API_KEY is missing, before any request', async () => {

@@ -86,9 +86,7 @@ describe('qualm bench longmemeval retrieve', () => {
   });
 
   it('shows progress on stderr when asked, keeping stdout clean', async () => {
-    const result = await qualm(retrieve(dataPath, 'session', '--format', 'json'), {
-      QUALM_PROGRESS: '1',
-    });
+    const result = await qualm(['--progress', ...retrieve(dataPath, 'session', '--format', 'json')]);
     expect(result.stderr).toContain('retrieve');
     expect(() => JSON.parse(result.stdout)).not.toThrow();
   });
@@ -119,7 +117,7 @@ describe('qualm bench longmemeval retrieve', () => {
           'session',
           '--retriever',
           retriever,
-          '--model',
+          '--embedding-model',
           model.modelId,
           '--models-dir',
           models,
@@ -143,7 +141,7 @@ describe('qualm bench longmemeval retrieve', () => {
         'session',
         '--retriever',
         'dense',
-        '--model',
+        '--embedding-model',
         'nobody/nothing',
         '--models-dir',
         folder,

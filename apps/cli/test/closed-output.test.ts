@@ -19,8 +19,7 @@ afterAll(() => {
   rmSync(directory, { recursive: true, force: true });
 });
 
-// a progress bar from the shell the tests run in would mix into stderr
-const environment = { QUALM_PROGRESS: undefined };
+const environment = {};
 
 describe('qualm output read by a reader that stops early', () => {
   it('stops quietly with status 0 when the reader of a long JSON Lines output goes away', async () => {

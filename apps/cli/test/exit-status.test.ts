@@ -1,11 +1,10 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qualmWithEnvironment } from './qualm-process.js';
 
-// a progress bar from the shell the tests run in would mix into stderr
-const qualm = qualmWithEnvironment({ QUALM_PROGRESS: undefined });
+const qualm = qualmWithEnvironment({});
 
 let directory: string;
 let dataPath: string;
@@ -58,19 +57,18 @@ describe('qualm exit status', () => {
     expect(result.stderr).toMatch(/^qualm: .*unlabelled\.jsonl:1: autoeval_label: [^\n]*\n$/);
   });
 
-  it('exits 2 with one line naming the path when --out is in a folder that does not exist', async () => {
+  it('creates the folder of --out when it does not exist, as every verb does', async () => {
     const out = join(directory, 'no-such-folder', 'metrics.md');
     const result = await metrics(['--data', dataPath, '--run', runPath, '--out', out]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`qualm: ENOENT: no such file or directory, open '${out}'\n`);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`wrote ${out}\n`);
+    expect(readFileSync(out, 'utf8')).toContain('overall');
   });
 
   it('exits 2 with one line naming the path when --out is a directory', async () => {
     const result = await metrics(['--data', dataPath, '--run', runPath, '--out', directory]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(
-      `qualm: EISDIR: illegal operation on a directory, open '${directory}'\n`,
-    );
+    expect(result.stderr).toBe(`qualm: --out ${directory} is a folder; give a file\n`);
   });
 
   // the superuser reads any file whatever its mode, so the refusal cannot happen under root

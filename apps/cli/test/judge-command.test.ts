@@ -166,7 +166,7 @@ describe('qualm judge', () => {
         '--abstention',
         '--instructions-abstention',
         'Treat a referral alone as an abstention.',
-        '--model',
+        '--judge-model',
         'judge-x',
         '--base-url',
         judge.baseURL,
@@ -185,14 +185,14 @@ describe('qualm judge', () => {
     const flags = ['--base-url', judge.baseURL, '--out', out];
     const first = await qualm(judgeArgs(flags, partial));
     expect(first.code).toBe(0);
-    expect(idsIn(out)).toEqual(['fr', 'jp']);
+    expect(idsIn(out).sort()).toEqual(['fr', 'jp']);
     expect(judge.chatRequests()).toHaveLength(2);
 
     const second = await qualm(judgeArgs(flags));
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('3 result(s) appended');
     expect(second.stdout).toContain('2 already there');
-    expect(idsIn(out)).toEqual(['fr', 'jp', 'it', 'de', 'es']);
+    expect(idsIn(out).sort()).toEqual(['de', 'es', 'fr', 'it', 'jp']);
     expect(judge.chatRequests()).toHaveLength(5);
   });
 
@@ -235,7 +235,7 @@ describe('qualm judge', () => {
     writeFileSync(out, '{"id":"fr","verifyResult":true,"llmCalls":1}\n{"id":"jp","verifyRe');
     const result = await qualm(judgeArgs(['--base-url', judge.baseURL, '--out', out]));
     expect(result.code).toBe(0);
-    expect(idsIn(out)).toEqual(['fr', 'jp', 'it', 'de', 'es']);
+    expect(idsIn(out).sort()).toEqual(['de', 'es', 'fr', 'it', 'jp']);
     expect(judge.chatRequests()).toHaveLength(4);
   });
 
@@ -250,7 +250,7 @@ describe('qualm judge', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('3 result(s) appended');
     expect(result.stdout).toContain('2 already there');
-    expect(idsIn(out)).toEqual(['fr', 'jp', 'it', 'de', 'es']);
+    expect(idsIn(out).sort()).toEqual(['de', 'es', 'fr', 'it', 'jp']);
     expect(judge.chatRequests()).toHaveLength(3);
   });
 
@@ -259,13 +259,13 @@ describe('qualm judge', () => {
     const out = join(directory, 'new', 'folder', 'judged.jsonl');
     const result = await qualm(judgeArgs(['--base-url', judge.baseURL, '--out', out]));
     expect(result.code).toBe(0);
-    expect(idsIn(out)).toEqual(['fr', 'jp', 'it', 'de', 'es']);
+    expect(idsIn(out).sort()).toEqual(['de', 'es', 'fr', 'it', 'jp']);
   });
 
-  it('prints a progress line on stderr', async () => {
+  it('prints progress lines on stderr with --progress when stderr is not a terminal', async () => {
     const judge = await scriptedJudge();
-    const result = await qualm(judgeArgs(['--base-url', judge.baseURL]), { QUALM_PROGRESS: '1' });
-    expect(result.stderr).toMatch(/judge \[#+\] 5\/5/);
+    const result = await qualm(judgeArgs(['--base-url', judge.baseURL, '--progress']));
+    expect(result.stderr).toMatch(/^judge 5\/5 \(100%\)/m);
   });
 
   it('says in one line that the API key is missing', async () => {
@@ -278,15 +278,18 @@ describe('qualm judge', () => {
     );
   });
 
-  it('says in one line that the endpoint cannot be reached', async () => {
+  it('says in one line, at once and with exit status 2, that nothing listens at the endpoint', async () => {
     const port = await unusedPort();
+    const started = performance.now();
     const result = await qualm(
-      judgeArgs(['--base-url', `http://127.0.0.1:${port}/v1`, '--retry-delay', '1']),
+      judgeArgs(['--base-url', `http://127.0.0.1:${port}/v1`, '--retry-delay', '2000']),
     );
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      `qualm: cannot reach http://127.0.0.1:${port}/v1: connection refused (ECONNREFUSED) (3 attempts)\n`,
+      `qualm: cannot reach http://127.0.0.1:${port}/v1: connection refused (ECONNREFUSED); check the endpoint URL and that its server is running\n`,
     );
+    // no retry: one would have waited two seconds
+    expect(performance.now() - started).toBeLessThan(1_900);
   });
 
   it('never prints the API key, even when the server echoes it', async () => {

@@ -86,8 +86,8 @@ export function startQualm(args: readonly string[], env: Environment = {}): Chil
 
 /**
  * The environment of a run against a test endpoint: this API key, and no `OPENAI_BASE_URL` or
- * `QUALM_PROGRESS` from the shell the tests run in.
+ * `QUALM_JUDGE_MODEL` from the shell the tests run in.
  */
 export function endpointEnvironment(apiKey: string): Environment {
-  return { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: undefined, QUALM_PROGRESS: undefined };
+  return { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: undefined, QUALM_JUDGE_MODEL: undefined };
 }

@@ -17,8 +17,7 @@ afterEach(() => {
   rmSync(directory, { recursive: true, force: true });
 });
 
-// a progress bar from the shell the tests run in would mix into stderr
-const qualm = qualmWithEnvironment({ QUALM_PROGRESS: undefined });
+const qualm = qualmWithEnvironment({});
 
 function file(name: string, content: string): string {
   const path = join(directory, name);

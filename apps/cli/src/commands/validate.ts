@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import {
   createValidator,
@@ -168,11 +169,11 @@ const lineShape = (field: string, idField: string | undefined) =>
 async function validateText(
   validator: Validator,
   path: string | undefined,
-  onRow: (row: Row) => void,
+  onRow: (row: Row) => Promise<void> | undefined,
 ): Promise<void> {
   const stream = validator.stream();
   for await (const chunk of readChunks(path)) stream.push(new Uint8Array(chunk));
-  onRow({ id: undefined, line: undefined, result: stream.end() });
+  await onRow({ id: undefined, line: undefined, result: stream.end() });
 }
 
 /** Validates each line of a JSON Lines input as it is read. */
@@ -180,7 +181,7 @@ async function validateLines(
   validator: Validator,
   path: string | undefined,
   flags: ValidateFlags,
-  onRow: (row: Row) => void,
+  onRow: (row: Row) => Promise<void> | undefined,
 ): Promise<{ rows: number; skipped: number }> {
   const source = inputName(path);
   const skipped = { count: 0 };
@@ -203,12 +204,14 @@ async function validateLines(
     }
     const record = parsed.data as Record<string, unknown>;
     const id = flags.idField !== undefined ? record[flags.idField] : undefined;
-    onRow({
+    const written = onRow({
       id: typeof id === 'string' || typeof id === 'number' ? id : undefined,
       line: lineNumber,
       result: validator.validate(record[flags.field] as string),
     });
     progress.tick();
+    // a slow reader of the output holds the input back, so memory stays flat
+    if (written) await written;
   }
   progress.finish();
   if (progress.count === 0) {
@@ -241,14 +244,19 @@ function shorten(text: string, length: number): string {
   return text.length > length ? `${text.slice(0, length - 1)}…` : text;
 }
 
-/** Where results go as they are made: one row at a time, then the end of the output. */
+/**
+ * Where results go as they are made: one row at a time (a promise when the output is full and
+ * the next row should wait for it to drain), then the end of the output.
+ */
 interface ResultSink {
-  take(row: Row): void;
+  take(row: Row): Promise<void> | undefined;
   /** Ends the output; `summary` is what the document or the table ends with, if anything. */
   end(summary: string | undefined, document: Record<string, unknown> | undefined): void;
 }
 
-const write = (text: string) => process.stdout.write(text);
+// resolves once stdout has room again when a write filled it
+const write = (text: string): Promise<void> | undefined =>
+  process.stdout.write(text) ? undefined : once(process.stdout, 'drain').then(() => undefined);
 
 function jsonlSink(): ResultSink {
   return {
@@ -270,10 +278,11 @@ function jsonSink(): ResultSink {
         ...(row.line !== undefined ? { line: row.line } : {}),
         ...row.result,
       };
-      write(
+      const written = write(
         `${count === 0 ? '{\n  "results": [\n' : ',\n'}    ${indent(JSON.stringify(result, null, 2), '    ')}`,
       );
       count += 1;
+      return written;
     },
     end(_summary, document) {
       write(count === 0 ? '{\n  "results": []' : '\n  ]');
@@ -328,12 +337,10 @@ function tableSink(idHeader: string): ResultSink {
   return {
     take(row) {
       number += 1;
-      if (widths) {
-        write(`${tableLine(columns, widths, cells(row))}\n`);
-        return;
-      }
+      if (widths) return write(`${tableLine(columns, widths, cells(row))}\n`);
       waiting.push(cells(row));
       if (waiting.length >= tableSizingRows) start();
+      return undefined;
     },
     end(summary) {
       if (!widths) start();
@@ -395,7 +402,7 @@ export function registerValidate(program: Command): void {
       // only what the summary needs is kept of each result, and only when a summary is asked for
       const tallies: SummarizableResult[] = [];
       let escalated = 0;
-      const take = (row: Row) => {
+      const take = (row: Row): Promise<void> | undefined => {
         if (row.result.shouldEscalate) escalated += 1;
         if (flags.summary) {
           tallies.push({
@@ -404,7 +411,7 @@ export function registerValidate(program: Command): void {
             signals: row.result.signals.map(({ type }) => ({ type })),
           });
         }
-        sink.take(row);
+        return sink.take(row);
       };
       let rows = 1;
       let skipped = 0;
