@@ -347,7 +347,9 @@ describe('qualm bench longmemeval generate', () => {
 
   it('prints progress lines on stderr with --progress when stderr is not a terminal', async () => {
     server = await answering();
-    const result = await qualm(generate(['--out', join(directory, 'hypotheses.jsonl'), '--progress']));
+    const result = await qualm(
+      generate(['--out', join(directory, 'hypotheses.jsonl'), '--progress']),
+    );
     expect(result.stderr).toMatch(/^generate 8\/8 \(100%\)/m);
   });
 

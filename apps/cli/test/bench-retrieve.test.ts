@@ -86,7 +86,10 @@ describe('qualm bench longmemeval retrieve', () => {
   });
 
   it('shows progress on stderr when asked, keeping stdout clean', async () => {
-    const result = await qualm(['--progress', ...retrieve(dataPath, 'session', '--format', 'json')]);
+    const result = await qualm([
+      '--progress',
+      ...retrieve(dataPath, 'session', '--format', 'json'),
+    ]);
     expect(result.stderr).toContain('retrieve');
     expect(() => JSON.parse(result.stdout)).not.toThrow();
   });

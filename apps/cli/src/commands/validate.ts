@@ -254,13 +254,15 @@ interface ResultSink {
   end(summary: string | undefined, document: Record<string, unknown> | undefined): void;
 }
 
-// resolves once stdout has room again when a write filled it
-const write = (text: string): Promise<void> | undefined =>
-  process.stdout.write(text) ? undefined : once(process.stdout, 'drain').then(() => undefined);
+const write = (text: string) => process.stdout.write(text);
+
+// writes, and when that filled the output, resolves once it has room again: the caller waits
+const writeAndWait = (text: string): Promise<void> | undefined =>
+  write(text) ? undefined : once(process.stdout, 'drain').then(() => undefined);
 
 function jsonlSink(): ResultSink {
   return {
-    take: (row) => write(`${JSON.stringify(jsonlRecord(row))}\n`),
+    take: (row) => writeAndWait(`${JSON.stringify(jsonlRecord(row))}\n`),
     end: (summary) => {
       if (summary !== undefined) process.stderr.write(`${summary}\n`);
     },
@@ -278,7 +280,7 @@ function jsonSink(): ResultSink {
         ...(row.line !== undefined ? { line: row.line } : {}),
         ...row.result,
       };
-      const written = write(
+      const written = writeAndWait(
         `${count === 0 ? '{\n  "results": [\n' : ',\n'}    ${indent(JSON.stringify(result, null, 2), '    ')}`,
       );
       count += 1;
@@ -337,7 +339,7 @@ function tableSink(idHeader: string): ResultSink {
   return {
     take(row) {
       number += 1;
-      if (widths) return write(`${tableLine(columns, widths, cells(row))}\n`);
+      if (widths) return writeAndWait(`${tableLine(columns, widths, cells(row))}\n`);
       waiting.push(cells(row));
       if (waiting.length >= tableSizingRows) start();
       return undefined;
@@ -377,8 +379,18 @@ export function registerValidate(program: Command): void {
         .default('table'),
     )
     .option('--strict', 'escalate below a score of 0.75 instead of 0.7')
-    .option('--min-length <n>', 'shorter trimmed responses are empty (default 20)')
-    .option('--lead-length <n>', 'characters of opening where refusals count (default 400)')
+    .addOption(
+      new Option('--min-length <n>', 'shorter trimmed responses are empty').default(
+        undefined,
+        '20',
+      ),
+    )
+    .addOption(
+      new Option('--lead-length <n>', 'characters of opening where refusals count').default(
+        undefined,
+        '400',
+      ),
+    )
     .option('--patterns <file>', 'JSON file of extra patterns per signal type')
     .option('--summary', 'print the average score, escalation rate and common issues')
     .option('--fail-on-escalate', 'exit 1 when any response escalates (for CI gates)')
