@@ -26,5 +26,6 @@ if (build.status !== 0) {
 }
 
 // pnpm runs scripts in the repository's root and says in INIT_CWD where it was called from
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: this script runs outside any turbo task
 process.chdir(process.env.INIT_CWD || process.cwd());
 await import('../apps/cli/bin/qualm.js');

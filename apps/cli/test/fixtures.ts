@@ -131,3 +131,12 @@ export function executableBytes(): Buffer {
   for (let index = 64; index < bytes.length; index += 1) bytes[index] = (index * 131) % 256;
   return bytes;
 }
+
+/** Whether text holds a control character other than a line feed: raw bytes a terminal obeys. */
+export function hasControlCharacters(text: string): boolean {
+  for (const character of text) {
+    const code = character.charCodeAt(0);
+    if ((code < 0x20 && code !== 0x0a) || (code >= 0x7f && code <= 0x9f)) return true;
+  }
+  return false;
+}

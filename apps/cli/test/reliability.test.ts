@@ -6,6 +6,7 @@ import { type ChatServer, type ChatServerReply, startChatServer, unusedPort } fr
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   executableBytes,
+  hasControlCharacters,
   hasScript,
   qualmInTerminal,
   qualmInterrupted,
@@ -432,7 +433,7 @@ describe('binary input and control bytes', () => {
     const result = await qualm(['validate', input, '--jsonl']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('\\u001b[2J\\u0007');
-    expect(result.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+    expect(hasControlCharacters(result.stderr)).toBe(false);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
@@ -555,7 +556,8 @@ describe('progress and interruption', () => {
       environment,
     );
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/\r\u001b\[2Kjudge \[#+\.*\] \d+\/12/);
+    // redrawn in place: a carriage return and an erase-line before each state
+    expect(result.stdout).toContain('\r\u001b[2Kjudge [');
     expect(result.stdout).toMatch(/judge \[#{24}\] 12\/12/);
   });
 
