@@ -40,6 +40,19 @@ export function writeLockerData(directory: string, count: number, name = 'locker
   return path;
 }
 
+/** Judged answers to the first `count` locker questions, as eval-results JSON Lines text. */
+export function judgedLines(count: number, prefix = 'locker'): string {
+  return Array.from(
+    { length: count },
+    (_, index) =>
+      `${JSON.stringify({
+        question_id: `${prefix}${index}`,
+        hypothesis: `The code is ${1000 + index}.`,
+        autoeval_label: { model: 'gpt-4o-2024-08-06', label: index % 2 === 0 },
+      })}\n`,
+  ).join('');
+}
+
 /** Writes a JSON Lines file and returns its path. */
 export function writeLines(path: string, rows: readonly unknown[]): string {
   writeFileSync(path, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
