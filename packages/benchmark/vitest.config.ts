@@ -1,3 +1,3 @@
 import { packageTestConfig } from '../../vitest.shared.js';
 
-export default packageTestConfig({ testTimeout: 60_000 });
+export default packageTestConfig();
