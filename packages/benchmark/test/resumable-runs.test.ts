@@ -127,6 +127,14 @@ describe('resumable reader and evaluator runs', () => {
 });
 
 describe('scoring and replaying runs with nothing to score', () => {
+  it('refuses a run file that is binary data, naming it', async () => {
+    const binary = join(folder.path, 'run.bin');
+    await writeFile(binary, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 0]));
+    await expect(scoreRunFile(binary, await data())).rejects.toThrow(
+      `${binary} is binary data, not JSON Lines or a JSON array`,
+    );
+  });
+
   it('scoreRunFile and replayRuns refuse an empty run and one whose ids are unknown', async () => {
     const dataPath = await data();
     const empty = join(folder.path, 'empty.jsonl');

@@ -1,3 +1,4 @@
+import { looksBinary } from '@qualm/errors';
 import { z } from 'zod';
 import { BenchmarkError, BenchmarkErrorCode } from '../errors.js';
 import { openDataFile, streamLongMemEvalRecords } from './loader.js';
@@ -52,9 +53,14 @@ export async function readRunRecords<Schema extends z.ZodType<{ question_id: str
       { cause: error },
     );
   }
-  const text = Buffer.concat(chunks)
-    .toString('utf8')
-    .replace(/^\uFEFF/, '');
+  const bytes = Buffer.concat(chunks);
+  if (looksBinary(bytes.subarray(0, 8192))) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_INPUT,
+      `${path} is binary data, not JSON Lines or a JSON array`,
+    );
+  }
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
   const items: { where: string; value: unknown; problem?: string }[] = [];
   if (text.trimStart().startsWith('[')) {
     let array: unknown;
