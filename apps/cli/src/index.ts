@@ -27,6 +27,24 @@ function optionDescription(option: Option): string {
   return extra.length > 0 ? `${option.description} (${extra.join('; ')})` : option.description;
 }
 
+const epilog = `
+Output goes to stdout; progress, notes and errors to stderr. Progress: a live line when stderr is
+a terminal, otherwise a line every 10 s of long work; --progress prints a line a second, and
+--no-progress nothing (before or after the verb).
+
+Models are named by what they do: judge --judge-model, bench longmemeval generate
+--reader-model, evaluate --judge-model, retrieve --embedding-model (each replaces --model).
+
+Exit status: 0 done; 1 a gate fired (validate --fail-on-escalate, abstain saying to abstain) or
+items failed on the way (a rerun retries them); 2 bad input, options or set-up (one line on
+stderr says which); 130 interrupted with Ctrl-C (a rerun of a resumable run continues it); 70 a
+bug.
+
+Examples:
+  qualm validate answers.jsonl --jsonl --id-field id --summary
+  qualm judge --input items.jsonl --template schema.json --judge-model gpt-4o-mini --out judged.jsonl
+  qualm --no-progress bench longmemeval evaluate --data longmemeval_oracle.json --run hypotheses.jsonl`;
+
 /** Builds the `qualm` program with every verb registered. */
 export function createProgram(): Command {
   const program = new Command('qualm')
@@ -41,6 +59,7 @@ export function createProgram(): Command {
     .exitOverride()
     .configureHelp({ optionDescription, showGlobalOptions: true })
     .configureOutput({ writeErr: (text) => process.stderr.write(text) })
+    .addHelpText('after', epilog)
     .hook('preAction', (_program, action) => {
       const { progress } = action.optsWithGlobals() as { progress?: boolean };
       setProgressMode(progress === undefined ? 'auto' : progress ? 'on' : 'off');
