@@ -212,7 +212,12 @@ export function registerBenchGenerate(program: Command): void {
         { option: 'topK', flag: '--top-k', ...noHistory },
         { option: 'level', flag: '--level', ...noHistory },
         { option: 'historyFormat', flag: '--history-format', ...noHistory },
-        { option: 'retrievalLog', flag: '--retrieval-log', applies: retrieval, because: notRetrieval },
+        {
+          option: 'retrievalLog',
+          flag: '--retrieval-log',
+          applies: retrieval,
+          because: notRetrieval,
+        },
         {
           option: 'retriever',
           flag: '--retriever',
