@@ -245,8 +245,9 @@ describe('runEvaluation', () => {
     const few = await runEvaluation({ client: client(3), ...paths });
     expect(few.failures).toEqual([
       {
-        questionId: 'q2',
-        code: 'JUDGE_UNAVAILABLE',
+        id: 'q2',
+        code: 'ENDPOINT_UNAVAILABLE',
+        kind: 'unavailable',
         message: expect.stringContaining('(3 attempts)'),
       },
     ]);

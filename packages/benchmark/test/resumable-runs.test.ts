@@ -25,9 +25,10 @@ afterEach(async () => {
   await folder.remove();
 });
 
+// a model of the harness's table, so that the reader knows the context length it cuts to
 const client = () =>
   createChatClient({
-    model: 'reader-model',
+    model: 'gpt-4o-mini-2024-07-18',
     baseURL: server!.baseURL,
     apiKey: 'test-key',
     backoff: { baseDelayMs: 1, maxDelayMs: 2 },
