@@ -266,7 +266,17 @@ describe('every verb survives generated bad input', () => {
               verb === 'retrieve'
                 ? ['retrieve', '--data', file, '--level', 'session']
                 : verb === 'generate'
-                  ? ['generate', '--data', file, '--reader-model', 'reader', '--out', out]
+                  ? [
+                      'generate',
+                      '--data',
+                      file,
+                      '--reader-model',
+                      'reader',
+                      '--context-limit',
+                      'none',
+                      '--out',
+                      out,
+                    ]
                   : ['evaluate', '--data', file, '--run', run, '--out', out];
             const live = verb === 'retrieve' ? [] : ['--base-url', server.baseURL];
             check(await qualm(['bench', 'longmemeval', ...args, ...live, ...flags]));

@@ -69,6 +69,9 @@ const generate = (data: string, ...flags: string[]) => [
   data,
   '--reader-model',
   'reader',
+  // a model outside the harness's table: its history is never cut
+  '--context-limit',
+  'none',
   '--retry-delay',
   '1',
   ...flags,
