@@ -66,10 +66,10 @@ export function registerBenchEvaluate(program: Command): void {
     .requiredOption('--data <file>', 'LongMemEval file (oracle, S or M; plain or .gz)')
     .requiredOption('--run <file>', 'hypotheses, {question_id, hypothesis} JSON Lines')
     .addOption(
-      new Option('--out <file>', 'eval-results output').default(
-        undefined,
-        '<run>.eval-results-<judge model>',
-      ),
+      new Option(
+        '--out <file>',
+        'eval-results output; a rerun continues it (its folder is created)',
+      ).default(undefined, '<run>.eval-results-<judge model>'),
     )
     .option('--judge-model <model>', 'the model that judges the answers', DEFAULT_JUDGE_MODEL);
   addRenamedModelOption(command, '--judge-model');

@@ -128,7 +128,10 @@ export function registerBenchGenerate(program: Command): void {
       'LongMemEval file (oracle, S or M; plain or .gz); defaults to the --retrieval-log, which holds the questions too',
     )
     .requiredOption('--reader-model <model>', 'the model that answers the questions')
-    .requiredOption('--out <file>', 'hypotheses JSON Lines; a rerun continues it');
+    .requiredOption(
+      '--out <file>',
+      'hypotheses JSON Lines; a rerun continues it (its folder is created)',
+    );
   addRenamedModelOption(command, '--reader-model');
   addBaseUrlOption(command)
     .addOption(

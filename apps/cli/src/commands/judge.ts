@@ -109,7 +109,10 @@ export function registerJudge(program: Command): void {
     .option('--instructions-sufficiency <text>', 'instructions appended to the sufficiency prompt')
     .option('--instructions-parsing <text>', 'instructions appended to the parsing prompt')
     .addOption(new Option('--format <format>', 'output format').choices(formats).default('table'))
-    .option('--out <file>', 'append results as JSON Lines; ids already in the file are skipped')
+    .option(
+      '--out <file>',
+      'append results as JSON Lines; a rerun skips the ids there (its folder is created)',
+    )
     .addHelpText('after', example)
     .action(async (options: JudgeOptions) => {
       await runJudge(options);
