@@ -7,6 +7,9 @@ export const ValidatorErrorCode = {
   INVALID_PATTERN: 'INVALID_PATTERN',
   UNSAFE_PATTERN: 'UNSAFE_PATTERN',
   STREAM_ENDED: 'STREAM_ENDED',
+  INVALID_MODEL: 'INVALID_MODEL',
+  MODEL_NOT_FOUND: 'MODEL_NOT_FOUND',
+  INVALID_TRAINING_DATA: 'INVALID_TRAINING_DATA',
 } as const;
 
 /** One of the codes in {@link ValidatorErrorCode}. */

@@ -1,6 +1,18 @@
 export type { PatternDefinition } from './default-patterns.js';
 export { DEFAULT_PATTERNS, phrase } from './default-patterns.js';
 export { ValidatorError, ValidatorErrorCode } from './errors.js';
+export type { FeatureSettings } from './learned/features.js';
+export type { LearnedOption, LearnedOptions } from './learned/layer.js';
+export type { ModelInput } from './learned/load.js';
+export { readLearnedModel } from './learned/load.js';
+export type { LearnedLabel, LearnedModel, TrainingSettings } from './learned/model-file.js';
+export type {
+  LabelReport,
+  TrainingExample,
+  TrainOptions,
+  TrainResult,
+} from './learned/train.js';
+export { DEFAULT_FEATURES, evaluateModel, trainModel } from './learned/train.js';
 export type { StreamingValidator } from './streaming.js';
 export type { SummarizableResult } from './summary.js';
 export { getQualitySummary } from './summary.js';
@@ -11,6 +23,7 @@ export type {
   QualitySummary,
   ResponseQuality,
   Signal,
+  SignalSource,
   SignalType,
   ValidatorOptions,
 } from './types.js';

@@ -10,6 +10,7 @@ export function emptySignal(trimmed: string, position: number): Signal {
     weight: DEFAULT_WEIGHTS.empty_response,
     position,
     context: trimmed,
+    source: 'pattern',
   };
 }
 
@@ -39,6 +40,7 @@ export function toQuality(
     weight: item.pattern.weight,
     position: item.position,
     context: item.context,
+    source: 'pattern',
   }));
   if (empty) {
     const at = signals.findIndex((signal) => signal.position >= empty.position);

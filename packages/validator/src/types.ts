@@ -1,3 +1,5 @@
+import type { LearnedOption } from './learned/layer.js';
+
 /** The kinds of evidence that an answer should not be trusted as it stands. */
 export const SIGNAL_TYPES = [
   'confusion',
@@ -59,7 +61,16 @@ export interface ValidatorOptions {
    * refusal cues are read (default 400). Deeper in a long answer they are caveats, not refusals.
    */
   leadLength?: number;
+  /**
+   * A learned classifier beside the patterns: `true` for the model that ships with the package,
+   * `{ model }` for one trained with `trainModel` or `qualm train` (bytes or a path), with an
+   * optional `threshold`. The model is read at the first response, once. Off by default.
+   */
+  learned?: LearnedOption;
 }
+
+/** What found a signal: the patterns (and the length rule), or the learned model. */
+export type SignalSource = 'pattern' | 'learned';
 
 /** One piece of evidence found in a response. */
 export interface Signal {
@@ -72,6 +83,10 @@ export interface Signal {
   position: number;
   /** The evidence with some surrounding text, on one line. */
   context: string;
+  /** What found it. A learned signal's evidence is the sentence that weighed most. */
+  source: SignalSource;
+  /** For a learned signal, the model's probability of its type. */
+  probability?: number;
 }
 
 /** The assessment of one response. */

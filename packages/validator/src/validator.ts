@@ -1,5 +1,12 @@
 import { type CompiledPatternSet, compilePatterns } from './compile.js';
 import { ValidatorError, ValidatorErrorCode } from './errors.js';
+import type { LearnedOptions } from './learned/layer.js';
+import {
+  checkLearnedOption,
+  LearnedLayer,
+  streamWithLearned,
+  validateWithLearned,
+} from './learned/layer.js';
 import { emptySignal, toQuality } from './quality.js';
 import { layoutText, scanText, scanTextReference, trimBounds } from './scan.js';
 import { createStream, type StreamingValidator } from './streaming.js';
@@ -12,6 +19,8 @@ export interface ResolvedValidatorOptions {
   defaultPatterns: boolean;
   leadLength: number;
   customPatterns: CustomPatterns | undefined;
+  /** The learned layer's options, or undefined when it is off. */
+  learned: LearnedOptions | undefined;
 }
 
 /** A validator whose patterns are compiled once and reused for every response. */
@@ -25,7 +34,14 @@ export interface Validator {
   readonly options: Readonly<ResolvedValidatorOptions>;
 }
 
-const OPTION_NAMES = ['minLength', 'strictMode', 'customPatterns', 'defaultPatterns', 'leadLength'];
+const OPTION_NAMES = [
+  'minLength',
+  'strictMode',
+  'customPatterns',
+  'defaultPatterns',
+  'leadLength',
+  'learned',
+];
 
 function invalidOption(message: string): ValidatorError {
   return new ValidatorError(ValidatorErrorCode.INVALID_OPTIONS, message);
@@ -66,6 +82,7 @@ function resolveOptions(options: ValidatorOptions | undefined): ResolvedValidato
     defaultPatterns: options.defaultPatterns ?? true,
     leadLength,
     customPatterns: options.customPatterns,
+    learned: checkLearnedOption(options.learned),
   };
 }
 
@@ -134,11 +151,17 @@ function patternSetFor(options: ResolvedValidatorOptions): CompiledPatternSet {
 export function createValidator(options?: ValidatorOptions): Validator {
   const resolved = resolveOptions(options);
   const set = patternSetFor(resolved);
+  const patterns = (text: string) => validateWith(set, resolved, text, scanText);
+  // the learned layer reads its model at the first response; without it nothing changes here
+  const layer = resolved.learned ? new LearnedLayer(resolved.learned) : undefined;
+  const validate = layer
+    ? (text: string) => validateWithLearned(layer, text, patterns, resolved.strictMode)
+    : patterns;
   return {
     options: Object.freeze({ ...resolved }),
     validate(text: string): ResponseQuality {
       assertText(text, 'the response');
-      return validateWith(set, resolved, text, scanText);
+      return validate(text);
     },
     validateMany(texts: readonly string[]): ResponseQuality[] {
       if (!Array.isArray(texts)) {
@@ -149,11 +172,12 @@ export function createValidator(options?: ValidatorOptions): Validator {
       }
       return texts.map((text, index) => {
         assertText(text, `response ${index}`);
-        return validateWith(set, resolved, text, scanText);
+        return validate(text);
       });
     },
     stream(): StreamingValidator {
-      return createStream(set, resolved, (text) => validateWith(set, resolved, text, scanText));
+      const stream = createStream(set, resolved, patterns);
+      return layer ? streamWithLearned(layer, stream, resolved.strictMode) : stream;
     },
   };
 }
