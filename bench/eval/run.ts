@@ -14,6 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { evaluateAbstention } from './abstention.js';
 import { loadSources } from './data.js';
+import { evaluateLearned } from './learned.js';
 import { fixed, percent, writeBetweenMarkers } from './report.js';
 import { devExamples, evaluateOtherSources, evaluateRefusals } from './validator.js';
 
@@ -54,6 +55,19 @@ if (existsSync(responses)) {
       `| escalation of compliant answers, worst source | ${percent(worstEscalation)} |`,
     );
   }
+  console.log('## The learned layer (patterns, learned, combined; each source left out)\n');
+  const learned = evaluateLearned(data, {
+    shippedPath: join(repositoryRoot, 'packages', 'validator', 'model', 'refusal.qlm'),
+    log: (line) => console.log(line),
+  });
+  for (const [name, body] of Object.entries(learned.sections)) {
+    sections[name] = body;
+    console.log(`\n${body}\n`);
+  }
+  summary.push(
+    `| refusal F1 with the learned layer, worst source left out | ${fixed(learned.figures.worstLeftOutF1)} |`,
+    `| escalation the learned layer adds to compliant answers, worst source left out | ${percent(learned.figures.worstAdded)} |`,
+  );
   if (examples > 0) console.log(devExamples(data, examples));
 } else {
   console.log(`No labelled responses at ${responses}: the validator tables are not regenerated.\n`);

@@ -145,23 +145,56 @@ export class LearnedLayer {
    * says it, as the patterns read refusals: each voice's opening is classified on its own.
    */
   private everyVoiceAgrees<T extends { label: number }>(region: string, chosen: T[]): T[] {
-    const classifier = this.classifier as LearnedClassifier;
-    const window = classifier.model.features.window;
+    const starts = this.voiceStarts(region);
+    if (starts === undefined) return chosen;
+    return chosen.filter(
+      (entry) => this.lowestOverVoices(region, starts, entry.label) >= this.threshold,
+    );
+  }
+
+  /** Where the voices of an opening start, or undefined when it is not written in voices. */
+  private voiceStarts(region: string): number[] | undefined {
+    const window = (this.classifier as LearnedClassifier).model.features.window;
     const voices = new VoiceTracker();
     voices.scan(region, 0, region.length, true);
-    if (!speaksInVoices(voices, 0, window)) return chosen;
-    const starts = voices.starts;
-    return chosen.filter((entry) => {
-      for (let index = 0; index < starts.length; index += 1) {
-        const start = starts[index] as number;
-        const end = Math.min(starts[index + 1] ?? region.length, start + window);
-        const probability = classifier.classifyRange(region, start, end).probabilities[
-          entry.label
-        ] as number;
-        if (probability < this.threshold) return false;
-      }
-      return true;
-    });
+    return speaksInVoices(voices, 0, window) ? voices.starts : undefined;
+  }
+
+  private lowestOverVoices(region: string, starts: readonly number[], label: number): number {
+    const classifier = this.classifier as LearnedClassifier;
+    const window = classifier.model.features.window;
+    let lowest = 1;
+    for (let index = 0; index < starts.length; index += 1) {
+      const start = starts[index] as number;
+      const end = Math.min(starts[index + 1] ?? region.length, start + window);
+      lowest = Math.min(
+        lowest,
+        classifier.classifyRange(region, start, end).probabilities[label] as number,
+      );
+    }
+    return lowest;
+  }
+
+  /**
+   * The probability of each label (in the model's order) as the layer weighs it, whatever the
+   * threshold: the opening's, or in an answer written in voices the lowest of the opening's and
+   * each voice's. A label is a signal when this reaches the threshold. For calibration.
+   */
+  probabilities(region: string): number[] {
+    const model = this.load();
+    const classifier = this.classifier as LearnedClassifier;
+    const whole = Array.from(
+      classifier.classifyRange(region, 0, Math.min(region.length, model.features.window))
+        .probabilities,
+    );
+    if (region.length === 0) return whole.map((_, label) => (label === 0 ? 1 : 0));
+    const starts = this.voiceStarts(region);
+    if (starts === undefined) return whole;
+    return whole.map((probability, label) =>
+      label === 0
+        ? probability
+        : Math.min(probability, this.lowestOverVoices(region, starts, label)),
+    );
   }
 }
 
