@@ -78,6 +78,7 @@ describe('qualm validate', () => {
       evidence: 'I cannot help',
       weight: 0.75,
       position: 0,
+      source: 'pattern',
     });
     expect(lines.map((line) => line.shouldEscalate)).toEqual([true, false, true]);
   });
@@ -163,7 +164,7 @@ describe('qualm validate', () => {
       { input: 'A ballpark figure is forty thousand units.' },
     );
     expect(JSON.parse(result.stdout).signals).toEqual([
-      { type: 'low_confidence', evidence: 'ballpark', weight: 0.5, position: 2 },
+      { type: 'low_confidence', evidence: 'ballpark', weight: 0.5, position: 2, source: 'pattern' },
     ]);
     const unsafe = file('unsafe.json', JSON.stringify({ confusion: ['^(a+)+$'] }));
     const rejected = await qualm(['validate', '-', '--patterns', unsafe], {}, { input: 'text' });

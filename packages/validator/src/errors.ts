@@ -22,12 +22,19 @@ const kinds: Record<ValidatorErrorCode, ErrorKind> = {
   UNSAFE_PATTERN: ErrorKind.SETUP,
   // pushing to a stream that has ended is a mistake in the calling code
   STREAM_ENDED: ErrorKind.INTERNAL,
+  // a model file that is missing, corrupt or of another format: the set-up is wrong
+  INVALID_MODEL: ErrorKind.SETUP,
+  MODEL_NOT_FOUND: ErrorKind.SETUP,
+  INVALID_TRAINING_DATA: ErrorKind.INVALID_INPUT,
 };
 
 const marker = 'qualm.error.validator';
 const markerSymbol = Symbol.for(marker);
 
-/** A problem with what the validator was given: a non-string text, a bad option or pattern. */
+/**
+ * A problem with what the validator was given: a non-string text, a bad option or pattern, a
+ * missing or corrupt model file, rows a model cannot be trained on.
+ */
 export class ValidatorError extends QualmError {
   readonly [markerSymbol] = true;
   override readonly name = 'ValidatorError';

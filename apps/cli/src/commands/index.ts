@@ -8,11 +8,13 @@ import { registerBenchReplay } from './bench-replay.js';
 import { registerBenchReport } from './bench-report.js';
 import { registerBenchRetrieve } from './bench-retrieve.js';
 import { registerJudge } from './judge.js';
+import { registerTrain } from './train.js';
 import { registerValidate } from './validate.js';
 
 /** Each verb adds itself to the program; one file per verb under this folder. */
 export const commands: ReadonlyArray<(program: Command) => void> = [
   registerValidate,
+  registerTrain,
   registerAbstain,
   registerJudge,
   registerBenchRetrieve,

@@ -5,6 +5,7 @@ import {
   getQualitySummary,
   type QualitySummary,
   type ResponseQuality,
+  readLearnedModel,
   SIGNAL_TYPES,
   type SummarizableResult,
   type Validator,
@@ -39,6 +40,8 @@ interface ValidateFlags {
   summary?: boolean;
   failOnEscalate?: boolean;
   skipInvalid?: boolean;
+  learned?: boolean;
+  model?: string;
 }
 
 /** One assessed response and where it came from. */
@@ -57,6 +60,8 @@ Examples:
   qualm validate examples/responses.jsonl --jsonl --id-field id --summary
   cat responses.jsonl | qualm validate - --jsonl --format jsonl --fail-on-escalate
   qualm validate answers.jsonl --jsonl --patterns my-patterns.json --strict
+  qualm validate answers.jsonl --jsonl --learned
+  qualm validate answers.jsonl --jsonl --model support.qlm
 
 --patterns FILE is JSON mapping signal types to lists of patterns, each a regular-expression
 source (matched in any case) or {"pattern": "...", "weight": 0.3}:
@@ -136,6 +141,9 @@ function validatorFrom(flags: ValidateFlags): Validator {
       integer: true,
     });
   }
+  // a model file is read here, so that a bad one stops the run before any input is read
+  if (flags.model !== undefined) options.learned = { model: readLearnedModel(flags.model) };
+  else if (flags.learned) options.learned = true;
   if (flags.patterns === undefined) return createValidator(options);
   const customPatterns = readPatterns(flags.patterns);
   if (customPatterns !== undefined) options.customPatterns = customPatterns;
@@ -229,12 +237,16 @@ function jsonlRecord(row: Row) {
     ...(row.id !== undefined ? { id: row.id } : {}),
     score: row.result.score,
     shouldEscalate: row.result.shouldEscalate,
-    signals: row.result.signals.map(({ type, evidence, weight, position }) => ({
-      type,
-      evidence,
-      weight,
-      position,
-    })),
+    signals: row.result.signals.map(
+      ({ type, evidence, weight, position, source, probability }) => ({
+        type,
+        evidence,
+        weight,
+        position,
+        source,
+        probability,
+      }),
+    ),
     reason: row.result.reason,
     assessmentConfidence: row.result.assessmentConfidence,
   };
@@ -392,6 +404,8 @@ export function registerValidate(program: Command): void {
       ),
     )
     .option('--patterns <file>', 'JSON file of extra patterns per signal type')
+    .option('--learned', 'add the learned signal of the model that ships with qualm')
+    .option('--model <file>', 'add the learned signals of a model made by qualm train')
     .option('--summary', 'print the average score, escalation rate and common issues')
     .option('--fail-on-escalate', 'exit 1 when any response escalates (for CI gates)')
     .option('--skip-invalid', 'with --jsonl: skip lines that are not valid and count them')
