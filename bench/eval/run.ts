@@ -65,7 +65,7 @@ if (existsSync(responses)) {
     console.log(`\n${body}\n`);
   }
   summary.push(
-    `| refusal F1 with the learned layer, worst source left out | ${fixed(learned.figures.worstLeftOutF1)} |`,
+    `| refusal F1, default patterns with the learned layer, worst source left out | ${fixed(learned.figures.worstLeftOutF1)} |`,
     `| escalation the learned layer adds to compliant answers, worst source left out | ${percent(learned.figures.worstAdded)} |`,
   );
   if (examples > 0) console.log(devExamples(data, examples));
