@@ -240,6 +240,12 @@ describe('qualm validate with a learned model', () => {
     expect(absent.stderr).toBe(`qualm: model file not found: ${join(directory, 'nope.qlm')}\n`);
   });
 
+  it('refuses --learned and --model together in one line', async () => {
+    const result = await qualm(['validate', '-', '--learned', '--model', join(directory, 'x.qlm')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('qualm: --learned and --model: give one of them\n');
+  });
+
   it('uses the shipped model with --learned and marks each signal with its source', async () => {
     const answers = file(
       'answers.jsonl',

@@ -24,9 +24,11 @@ interface TrainFlags {
 const LABELS = ['none', ...SIGNAL_TYPES];
 
 const example = `
-Each line of the input is a JSON object with the response text and its label: a signal type
-(${SIGNAL_TYPES.join(', ')}) or "none" for an answer to trust. Rows sharing a --group-field
-value (a prompt, a question) stay on one side of the split; without it, identical texts do.
+Each line of the input is a JSON object with the response text and its label, one of
+  none (an answer to trust), ${SIGNAL_TYPES.slice(0, 3).join(', ')},
+  ${SIGNAL_TYPES.slice(3).join(', ')}.
+Rows sharing a --group-field value (a prompt, a question) stay on one side of the split; without
+it, identical texts do.
 
 Examples:
   qualm train --input labelled.jsonl --text-field response --label-field label --out support.qlm

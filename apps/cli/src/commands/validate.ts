@@ -141,6 +141,9 @@ function validatorFrom(flags: ValidateFlags): Validator {
       integer: true,
     });
   }
+  if (flags.model !== undefined && flags.learned) {
+    throw new CliError(CliErrorCode.INVALID_ARGUMENT, '--learned and --model: give one of them');
+  }
   // a model file is read here, so that a bad one stops the run before any input is read
   if (flags.model !== undefined) options.learned = { model: readLearnedModel(flags.model) };
   else if (flags.learned) options.learned = true;
