@@ -414,8 +414,11 @@ export function evaluateLearned(
       ['---', '---:', '---:', '---:', '---:', '---:'],
     ),
     '',
-    `Worst left-out combined F1: **${fixed(worstLeftOutF1)}** (${worstLeftOutSource}); most escalation added to a source's compliant answers: ${percent(worstAdded)}. (${models.trainings} models trained, ${((performance.now() - started) / 1000).toFixed(0)} s.)`,
+    `Worst left-out combined F1: **${fixed(worstLeftOutF1)}** (${worstLeftOutSource}); most escalation added to a source's compliant answers: ${percent(worstAdded)}.`,
   ].join('\n');
+  log(
+    `${models.trainings} models trained in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
   return {
     sections: { 'validator-learned': own, 'validator-learned-left-out': leftOut },
     figures: { worstLeftOutF1, worstLeftOutSource, worstAdded, threshold: shipped.model.threshold },
