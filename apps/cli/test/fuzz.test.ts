@@ -190,6 +190,36 @@ describe('every verb survives generated bad input', () => {
   );
 
   it(
+    'train, and validate with a model file of any content',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(content, content, oddFlags, async (rows, modelBytes, flags) => {
+          const folder = newCase();
+          check(
+            await qualm([
+              'train',
+              '--input',
+              input(folder, 'labelled.jsonl', rows),
+              '--text-field',
+              'response',
+              '--label-field',
+              'question',
+              '--out',
+              join(folder, 'model.qlm'),
+              ...flags,
+            ]),
+          );
+          const answer = input(folder, 'answer.txt', 'Plant tulip bulbs in autumn, pointy end up.');
+          const model = input(folder, 'given.qlm', modelBytes);
+          check(await qualm(['validate', answer, '--model', model, ...flags]));
+        }),
+        settings,
+      );
+    },
+    timeout,
+  );
+
+  it(
     'abstain',
     async () => {
       await fc.assert(

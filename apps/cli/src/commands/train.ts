@@ -1,9 +1,16 @@
 import { renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { type LabelReport, SIGNAL_TYPES, type TrainingExample, trainModel } from '@qualm/validator';
 import { type Command, Option } from 'commander';
 import { CliError, CliErrorCode } from '../errors.js';
-import { formatTable, openInput, Progress, parseNumberOption, readJsonLines } from '../io.js';
+import {
+  formatTable,
+  inputName,
+  noteTerminalInput,
+  parseNumberOption,
+  prepareOutputFile,
+  readJsonLines,
+} from '../io.js';
+import { Progress } from '../progress.js';
 
 interface TrainFlags {
   input: string;
@@ -44,9 +51,10 @@ with fewer than 10 rows).`;
 /** Reads the labelled rows of a JSON Lines file, naming the line of any problem. */
 async function readExamples(path: string, flags: TrainFlags): Promise<TrainingExample[]> {
   const examples: TrainingExample[] = [];
-  for await (const { lineNumber, value } of readJsonLines(openInput(path), { source: path })) {
+  const source = inputName(path);
+  for await (const { lineNumber, value } of readJsonLines(path)) {
     const record = value as Record<string, unknown>;
-    const where = `${path}:${lineNumber}`;
+    const where = `${source}:${lineNumber}`;
     const text = record[flags.textField];
     if (typeof text !== 'string') {
       throw new CliError(
@@ -79,7 +87,7 @@ async function readExamples(path: string, flags: TrainFlags): Promise<TrainingEx
     examples.push({ text, label, ...(group !== undefined ? { group } : {}) });
   }
   if (examples.length === 0) {
-    throw new CliError(CliErrorCode.INVALID_INPUT, `${path} has no rows to train on`);
+    throw new CliError(CliErrorCode.NOTHING_TO_DO, `${source} has no rows to train on`);
   }
   return examples;
 }
@@ -116,7 +124,7 @@ export function registerTrain(program: Command): void {
     .description(
       "Train a learned model on a team's own labelled responses, for qualm validate --model.",
     )
-    .requiredOption('--input <file>', 'JSON Lines of labelled responses')
+    .requiredOption('--input <file>', 'JSON Lines of labelled responses; - for stdin')
     .requiredOption('--text-field <name>', 'the field holding the response text')
     .requiredOption('--label-field <name>', 'the field holding the label: a signal type or none')
     .requiredOption('--out <file>', 'where to write the model')
@@ -150,6 +158,8 @@ export function registerTrain(program: Command): void {
         flags.threshold === undefined
           ? undefined
           : parseNumberOption('--threshold', flags.threshold, { min: 0.01, max: 1 });
+      prepareOutputFile(flags.out);
+      noteTerminalInput(flags.input, 'labelled responses');
       const examples = await readExamples(flags.input, flags);
       const started = performance.now();
       const progress = new Progress('training, epoch', epochs ?? 5);
@@ -180,7 +190,7 @@ export function registerTrain(program: Command): void {
       } catch (error) {
         throw new CliError(
           CliErrorCode.INVALID_ARGUMENT,
-          `cannot write the model to ${flags.out} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; does ${dirname(flags.out)} exist?)`,
+          `cannot write the model to ${flags.out} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
           { cause: error },
         );
       }
