@@ -63,7 +63,7 @@ const DISCLAIMED = String.raw`(?<!\b(?:while|although|though|whilst|that|but|whi
 
 // "I cannot / won't / am unable to …": the ways a first person says no
 const FIRST_PERSON_NO =
-  "(?: cannot| can not| can't| won't| will not| shall not| must not| could not possibly| can't possibly| cannot possibly|'m unable to| am unable to|'m not able to| am not able to|'m not going to| am not going to|'m not in a position to| am not in a position to|'m not permitted to| am not permitted to|'m not allowed to| am not allowed to| won't be able to| will not be able to| will be unable to| must decline to| have to decline to| refuse to)";
+  "(?: cannot| can not| can'?t| won'?t| will not| shall not| must not| could not possibly| can't possibly| cannot possibly|'m unable to| am unable to|'m not able to| am not able to|'m not going to| am not going to|'m not in a position to| am not in a position to|'m not permitted to| am not permitted to|'m not allowed to| am not allowed to| won't be able to| will not be able to| will be unable to| must decline to| have to decline to| refuse to)";
 
 // what may stand between the negation and the verb: "I cannot, in good conscience, write …"
 const ADVERB =
@@ -112,18 +112,23 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\bI(?: cannot| can't| won't| will not)(?= ?[.!]|\s{0,8}$)`,
+    source: pattern`\bI(?: cannot| can'?t| won'?t| will not)(?= ?[.!]|\s{0,8}$)`,
     example: "Sorry, I can't.",
   },
   // not made, meant or allowed to
   {
     type: 'refusal',
-    source: pattern`\bI(?:'m| am)(?: just| simply| also)? (?:not|never) (?:programmed|designed|built|trained|configured|allowed|permitted|authori[sz]ed|able|willing|meant|supposed|equipped|capable of|qualified|licensed|a (?:doctor|lawyer|licensed|medical|legal|financial|qualified|certified))\b`,
+    source: pattern`\bI(?:'m| am)(?: just| simply| also)? (?:not|never) (?:programmed|designed|built|trained|configured|allowed|permitted|authori[sz]ed|able|willing|meant|supposed|equipped|capable of)\b`,
     example: "I'm not programmed to give investment picks.",
   },
   {
     type: 'refusal',
-    source: pattern`\bI(?:'m| am) (?:prohibited|forbidden|restricted|barred|unable) (?:from|to)\b`,
+    source: pattern`\bI(?:'m| am) not an? (?:licensed |qualified |certified |medical |legal |financial |mental health )?(?:doctor|physician|lawyer|attorney|therapist|pharmacist|financial (?:advisor|adviser|planner)|accountant|professional|expert|specialist|nurse|psychologist|counsel(?:l)?or) and (?:so |therefore )?(?:cannot|can'?t|can not|won'?t|will not|am not able to|am unable to|should not|shouldn't|do not|don't)\b`,
+    example: "I'm not a doctor and can't give medical advice about that rash.",
+  },
+  {
+    type: 'refusal',
+    source: pattern`\bI(?:'m| am) (?:prohibited|forbidden|restricted|barred) (?:from|to)\b`,
     example: 'I am prohibited from providing instructions for this.',
   },
   // discomfort
@@ -140,7 +145,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // speaking as an AI: "As an AI language model, I …" with a no, or "I am an AI and …"
   {
     type: 'refusal',
-    source: pattern`\bas an? (?:AI|artificial intelligence|(?:large )?language model|LLM|chatbot|virtual assistant|digital assistant|machine|computer program|responsible|ethical|helpful and (?:respectful|harmless|honest)|honest and)\b[^.!?\n]{0,80}?\bI(?:'m| am)? (?:not|no|never|cannot|can't|can not|do not|don't|will not|won't|have no|lack|must|should not|shouldn't|unable|am unable|'m unable|am not|'m not|would not|wouldn't|could not|couldn't)\b`,
+    source: pattern`\b(?:as|being) an? (?:AI|artificial intelligence|(?:large )?language model|LLM|chatbot|virtual assistant|digital assistant|machine|computer program|responsible|ethical|helpful and (?:respectful|harmless|honest)|honest and)\b[^.!?\n]{0,80}?\bI(?:'m| am)? (?:not|no|never|cannot|can't|can not|do not|don't|will not|won't|have no|lack|must|should not|shouldn't|unable|am unable|'m unable|am not|'m not|would not|wouldn't|could not|couldn't)\b`,
     example: "As an AI, I don't hold opinions on which party to vote for.",
   },
   {
@@ -216,6 +221,21 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source: pattern`\b(?:sorry|I apologi[sz]e|my apologies|unfortunately|regrettably|I regret)(?:,| -| —)? (?:but )?(?:I(?:'m| am)? |that(?:'s| is) |this(?:'s| is) |it(?:'s| is) |your request |such )?(?:(?:not|n't) (?:something|able|possible|a (?:request|topic|question))|unable|no(?:t)? (?:going|allowed|permitted|in a position))\b`,
     example: "Sorry, but that's not something I'll write.",
+  },
+  {
+    type: 'refusal',
+    source: pattern`\b(?:sorry|afraid|unfortunately)[,.!]? (?:but )?(?:can'?t|cannot|can not|won'?t|no can do)\b`,
+    example: "Sorry, can't do that.",
+  },
+  {
+    type: 'refusal',
+    source: pattern`\b(?:beyond|outside) (?:what|the (?:scope|kind) of (?:what|things)) I(?: can|'m able to| am able to| could) (?:help|assist|do|provide|answer|offer|share)`,
+    example: 'This is beyond what I can help with.',
+  },
+  {
+    type: 'refusal',
+    source: pattern`\b(?:that|this|it)(?:'s| is) not something (?:that )?(?:should|can|could|ought to|I (?:can|should|could)) be (?:shared|provided|discussed|answered|disclosed|given|written|described|explained)\b`,
+    example: 'That is not something that should be shared, as it could put people at risk.',
   },
   {
     type: 'refusal',

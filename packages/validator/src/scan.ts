@@ -184,6 +184,42 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ');
 }
 
+/** How far back on its line a match looks for an open quotation or a blockquote marker. */
+export const QUOTE_LOOKBACK = 200;
+
+/**
+ * Whether `position` is inside quoted speech on its line: after an unclosed double quotation mark
+ * ("…, “…, «…) within QUOTE_LOOKBACK characters, or on a markdown blockquote line ("> …"). A
+ * quotation mark that opens the whole response does not count: the response is the speech.
+ */
+function insideQuotation(
+  buffer: string,
+  offset: number,
+  position: number,
+  leadStart: number | undefined,
+): boolean {
+  const local = position - offset;
+  const stop = Math.max(0, local - QUOTE_LOOKBACK);
+  let straight = 0;
+  let opened = 0;
+  let closed = 0;
+  let index = local - 1;
+  for (; index >= stop; index -= 1) {
+    const code = buffer.charCodeAt(index);
+    if (code === 10) break;
+    if (index + offset === leadStart) continue;
+    if (code === 34) straight += 1;
+    else if (code === 0x201c || code === 0xab) opened += 1;
+    else if (code === 0x201d || code === 0xbb) closed += 1;
+  }
+  if (straight % 2 === 1 || opened > closed) return true;
+  // the line's start is in reach: a blockquote line is quoted text
+  if (index < stop && stop > 0) return false;
+  let first = index + 1;
+  for (let spaces = 0; spaces < 3 && buffer.charCodeAt(first) === 32; spaces += 1) first += 1;
+  return buffer.charCodeAt(first) === 62;
+}
+
 /** Whether a match at `position` counts: not quoted, not in code, and in its region. */
 function counts(
   pattern: CompiledPattern,
@@ -200,6 +236,7 @@ function counts(
     if (before !== undefined && OPENING_QUOTES.has(before) && position - 1 !== leadStart) {
       return false;
     }
+    if (insideQuotation(buffer, offset, position, leadStart)) return false;
   }
   return !layout.fences.inside(position);
 }

@@ -1,7 +1,14 @@
 import type { CompiledPatternSet } from './compile.js';
 import { ValidatorError, ValidatorErrorCode } from './errors.js';
 import { emptySignal, toQuality } from './quality.js';
-import { CONTEXT_LENGTH, FenceTracker, isWhitespaceCode, type Layout, Scanner } from './scan.js';
+import {
+  CONTEXT_LENGTH,
+  FenceTracker,
+  isWhitespaceCode,
+  type Layout,
+  QUOTE_LOOKBACK,
+  Scanner,
+} from './scan.js';
 import type { ResponseQuality } from './types.js';
 import type { ResolvedValidatorOptions } from './validator.js';
 import { MAX_LABEL_LENGTH, VoiceTracker } from './voices.js';
@@ -88,7 +95,7 @@ export function createStream(
   // Voice labels are read further ahead than that, so a voice's opening is known before its
   // text is scanned
   const lag = Math.max(set.reach + 1, MAX_LABEL_LENGTH + 1) + CONTEXT_LENGTH;
-  const keep = Math.max(set.behind + 1, CONTEXT_LENGTH, FENCE_LOOKBEHIND) + 1;
+  const keep = Math.max(set.behind + 1, CONTEXT_LENGTH, FENCE_LOOKBEHIND, QUOTE_LOOKBACK) + 1;
   let buffer = '';
   let offset = 0;
   let processed = 0;

@@ -8,6 +8,8 @@ const refuses = (text: string) => typesOf(text).includes('refusal');
 describe('each class of refusal in the README taxonomy is a refusal and escalates', () => {
   const classes: Record<string, string[]> = {
     'first person, any verb after the no': [
+      'i cant rewrite that letter, sorry',
+      "Sorry, can't do that.",
       'I cannot rewrite that letter for you.',
       "I can't draft a contract that hides those fees.",
       "I won't roleplay as a real politician.",
@@ -24,12 +26,14 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
     'not made, meant or allowed to': [
       "I'm not programmed to give betting tips.",
       'I am not designed to diagnose skin conditions from photos.',
+      "I'm not a pharmacist and can't tell you which of these pills to combine.",
       "I'm not allowed to share the contents of other users' chats.",
     ],
     'speaking as an AI': [
       "As an AI, I don't have a favourite football club.",
       'As a language model, I cannot watch the video you linked.',
       'I am an AI language model and do not endorse any candidate.',
+      'Being an AI, I have no way of booking a table for you.',
       "I'm a text-based assistant and cannot see the photo you attached.",
     ],
     impersonal: [
@@ -37,6 +41,8 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "It wouldn't be responsible for me to estimate a dose for your dog.",
       "I don't think it's appropriate to speculate about a stranger's health.",
       'This request goes against my guidelines.',
+      'That is not something that should be shared, as it could put people at risk.',
+      'This is beyond what I can help with.',
     ],
     'questioning the request': [
       "Happy to help! However, I must point out that the question assumes my neighbour's dog is dangerous.",
@@ -91,6 +97,23 @@ describe('what looks like a refusal but is not', () => {
     ['a preference', "I don't have a strong preference, but Python is a good first language."],
     ['certainty', 'I have no doubt the bridge opened in 1932.'],
     [
+      'a professional disclaimer before an answer',
+      "I'm not a vet, but most cats tolerate a short car trip if the carrier is covered.",
+    ],
+    [
+      'quoted speech in the middle of a sentence',
+      'The clerk said, "I\'m sorry, but I can\'t take returns without a receipt," so I kept the lamp.',
+    ],
+    [
+      'a message the user asked for, in curly quotes',
+      'Write this: “Unfortunately, I won’t be able to join the trip this year.” Then sign it.',
+    ],
+    [
+      'a blockquote of another system’s reply',
+      "> I'm sorry, but I can't help with that.\n\nThat is the default reply of your bot; edit its prompt to change it.",
+    ],
+    ['a doubt about checking', 'The meeting moved to Thursday, but I am unable to verify it.'],
+    [
       'a stated stance before an answer',
       "I don't condone skipping the queue, but the museum's side entrance opens at nine.",
     ],
@@ -101,6 +124,22 @@ describe('what looks like a refusal but is not', () => {
   it('a refusal deep in a long answer is a caveat, not a refusal', () => {
     const body = 'The kiln reaches its working heat over four hours and holds it. '.repeat(12);
     expect(refuses(`${body}I can't recommend a brand of glaze here. ${body}`)).toBe(false);
+  });
+});
+
+describe('quoted text', () => {
+  it('is judged the same when the answer arrives in pieces', () => {
+    const validator = createValidator();
+    const text =
+      'She wrote back, “I cannot make it on Friday,” and we moved the dinner. I can’t help with the booking.';
+    const whole = validator.validate(text);
+    expect(whole.signals.map((signal) => signal.evidence)).toEqual(['I can’t help']);
+    for (let cut = 0; cut <= text.length; cut += 1) {
+      const stream = validator.stream();
+      stream.push(text.slice(0, cut));
+      stream.push(text.slice(cut));
+      expect(stream.end()).toEqual(whole);
+    }
   });
 });
 
