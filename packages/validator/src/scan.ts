@@ -1,4 +1,4 @@
-import type { CompiledPattern, CompiledPatternSet } from './compile.js';
+import type { CompiledPattern, CompiledPatternSet, Prefilter } from './compile.js';
 import { canonicalTrigger } from './regex-analysis.js';
 import { speaksInVoices, VoiceTracker } from './voices.js';
 
@@ -284,11 +284,9 @@ export class Scanner {
     private readonly layout: Layout,
   ) {
     this.found = new Array(set.patterns.length).fill(undefined);
-    this.fastPatterns = set.patterns.filter((pattern) => pattern.triggers !== undefined);
-    this.remaining = this.fastPatterns.length;
-    this.remainingAnywhere = this.fastPatterns.filter(
-      (pattern) => pattern.region === 'anywhere',
-    ).length;
+    this.fastPatterns = set.fastPatterns;
+    this.remaining = set.fastPatterns.length;
+    this.remainingAnywhere = set.fastAnywhere;
   }
 
   /** Whether nothing is left to look for; with voices, each voice's refusals are still wanted. */
@@ -322,7 +320,7 @@ export class Scanner {
 
   /** Runs the prefilters over [from, to), taking their hits in order of position. */
   private runPrefilters(
-    prefilters: RegExp[],
+    prefilters: Prefilter[],
     buffer: string,
     offset: number,
     from: number,
@@ -334,7 +332,7 @@ export class Scanner {
     const end = to - offset + this.set.reach;
     const text = end < buffer.length ? buffer.slice(0, end) : buffer;
     const limit = to - offset;
-    const hits: (RegExpExecArray | null)[] = prefilters.map((prefilter) => {
+    const hits: ({ index: number; 0: string } | null)[] = prefilters.map((prefilter) => {
       prefilter.lastIndex = from - offset;
       return prefilter.exec(text);
     });
@@ -357,7 +355,7 @@ export class Scanner {
         hit.index + offset,
       );
       if (this.done()) return;
-      const prefilter = prefilters[next] as RegExp;
+      const prefilter = prefilters[next] as Prefilter;
       prefilter.lastIndex = hit.index + 1;
       hits[next] = prefilter.exec(text);
     }
