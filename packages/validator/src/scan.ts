@@ -332,21 +332,28 @@ export class Scanner {
     const end = to - offset + this.set.reach;
     const text = end < buffer.length ? buffer.slice(0, end) : buffer;
     const limit = to - offset;
-    const hits: ({ index: number; 0: string } | null)[] = prefilters.map((prefilter) => {
-      prefilter.lastIndex = from - offset;
-      return prefilter.exec(text);
-    });
     const buckets = this.set.buckets;
+    // one or two prefilters (word-start triggers, other triggers): their hits taken in order
+    const first = prefilters[0] as Prefilter;
+    const second = prefilters[1];
+    first.lastIndex = from - offset;
+    let hitFirst = first.exec(text);
+    let hitSecond = null as { index: number; 0: string } | null;
+    if (second) {
+      second.lastIndex = from - offset;
+      hitSecond = second.exec(text);
+    }
     for (;;) {
-      let next = -1;
-      for (let index = 0; index < hits.length; index += 1) {
-        const hit = hits[index];
-        if (hit && hit.index < limit && (next === -1 || hit.index < (hits[next]?.index ?? 0))) {
-          next = index;
-        }
-      }
-      const hit = next === -1 ? null : hits[next];
-      if (!hit) return;
+      const useFirst =
+        hitFirst !== null &&
+        hitFirst.index < limit &&
+        (hitSecond === null || hitSecond.index >= limit || hitFirst.index <= hitSecond.index);
+      const hit = useFirst
+        ? hitFirst
+        : hitSecond !== null && hitSecond.index < limit
+          ? hitSecond
+          : null;
+      if (hit === null) return;
       const bucket = buckets.get(canonicalTrigger(hit[0]));
       this.checkAt(
         bucket ? bucket.patterns : this.fastPatterns,
@@ -355,9 +362,13 @@ export class Scanner {
         hit.index + offset,
       );
       if (this.done()) return;
-      const prefilter = prefilters[next] as Prefilter;
-      prefilter.lastIndex = hit.index + 1;
-      hits[next] = prefilter.exec(text);
+      if (useFirst) {
+        first.lastIndex = hit.index + 1;
+        hitFirst = first.exec(text);
+      } else if (second) {
+        second.lastIndex = hit.index + 1;
+        hitSecond = second.exec(text);
+      }
     }
   }
 
