@@ -94,9 +94,9 @@ if (abstention) {
 }
 
 if (summary.length > 0) {
-  sections['summary'] = ['| measure | value |', '| --- | ---: |', ...summary].join('\n');
+  sections.summary = ['| measure | value |', '| --- | ---: |', ...summary].join('\n');
 }
-sections['machine'] = `Measured by \`pnpm eval\` on ${machine}.`;
+sections.machine = `Measured by \`pnpm eval\` on ${machine}.`;
 
 if (write && Object.keys(sections).length > 1) {
   for (const file of ['BENCHMARKS.md', 'README.md']) {

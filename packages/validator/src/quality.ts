@@ -1,4 +1,4 @@
-import type { Found } from './scan.js';
+import { contextOf, evidenceOf, type Found } from './scan.js';
 import { assess } from './score.js';
 import { DEFAULT_WEIGHTS, type ResponseQuality, type Signal } from './types.js';
 
@@ -36,10 +36,10 @@ export function toQuality(
   }
   const signals: Signal[] = kept.map((item) => ({
     type: item.pattern.type,
-    evidence: item.evidence,
+    evidence: evidenceOf(item),
     weight: item.pattern.weight,
     position: item.position,
-    context: item.context,
+    context: contextOf(item),
     source: 'pattern',
   }));
   if (empty) {

@@ -30,10 +30,16 @@ class UnsupportedSyntax extends Error {}
 export function canonicalTrigger(text: string): string {
   // most hits are already canonical; checking is cheaper than rebuilding the string
   if (!NOT_CANONICAL.test(text)) return text;
-  return text.toLowerCase().replace(/\s+/g, ' ').replace(/[’‘]/g, "'");
+  let canonical = text.toLowerCase();
+  // most hits only have a capital ("I cannot"): the replacements run when there is work for them
+  if (SPACING.test(canonical)) canonical = canonical.replace(/\s+/g, ' ');
+  if (CURLY.test(canonical)) canonical = canonical.replace(/[’‘]/g, "'");
+  return canonical;
 }
 
 const NOT_CANONICAL = /[A-Z\t-\r\u0080-\uffff]| {2}/;
+const SPACING = /[^\S ]| {2}/;
+const CURLY = /[’‘]/;
 
 const WORD_CHAR = /^[A-Za-z0-9_]$/;
 

@@ -9,8 +9,26 @@ export interface Found {
   position: number;
   /** Absolute offset just past the match. */
   end: number;
-  evidence: string;
-  context: string;
+  /** The matched text as it stands. */
+  match: string;
+  /** The match with up to CONTEXT_LENGTH characters either side, as it stands. */
+  around: string;
+  /** Whether text was cut off before and after `around`. */
+  cutBefore: boolean;
+  cutAfter: boolean;
+}
+
+/** The evidence of a match, on one line (computed only for the matches that become signals). */
+export function evidenceOf(found: Found): string {
+  const evidence = oneLine(found.match).trim();
+  return evidence.length > MAX_EVIDENCE_LENGTH
+    ? `${evidence.slice(0, MAX_EVIDENCE_LENGTH)}…`
+    : evidence;
+}
+
+/** The evidence with some surrounding text, on one line. */
+export function contextOf(found: Found): string {
+  return `${found.cutBefore ? '…' : ''}${oneLine(found.around).trim()}${found.cutAfter ? '…' : ''}`;
 }
 
 /** Characters of surrounding text kept on each side of the evidence in `context`. */
@@ -180,8 +198,11 @@ export function settleVoices(
   return everyVoiceRefuses ? found : found.filter((item) => item.pattern.type !== 'refusal');
 }
 
+// white space other than a lone space: only then is there anything for oneLine to do
+const NOT_ONE_LINE = /[^\S ]| {2}/;
+
 function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ');
+  return NOT_ONE_LINE.test(text) ? text.replace(/\s+/g, ' ') : text;
 }
 
 /** How far back on its line a match looks for an open quotation or a blockquote marker. */
@@ -192,6 +213,18 @@ export const QUOTE_LOOKBACK = 200;
  * ("…, “…, «…) within QUOTE_LOOKBACK characters, or on a markdown blockquote line ("> …"). A
  * quotation mark that opens the whole response does not count: the response is the speech.
  */
+/** How many times `mark` occurs in `line`, not counting the one at `skip`. */
+const BLOCKQUOTE = /^ {0,3}>/;
+
+function countMarks(line: string, mark: string, skip: number): number {
+  let found = 0;
+  for (let at = line.indexOf(mark); at !== -1; at = line.indexOf(mark, at + 1)) {
+    // a quotation mark that opens the whole response does not make it a quotation
+    if (at !== skip) found += 1;
+  }
+  return found;
+}
+
 function insideQuotation(
   buffer: string,
   offset: number,
@@ -200,24 +233,18 @@ function insideQuotation(
 ): boolean {
   const local = position - offset;
   const stop = Math.max(0, local - QUOTE_LOOKBACK);
-  let straight = 0;
-  let opened = 0;
-  let closed = 0;
-  let index = local - 1;
-  for (; index >= stop; index -= 1) {
-    const code = buffer.charCodeAt(index);
-    if (code === 10) break;
-    if (index + offset === leadStart) continue;
-    if (code === 34) straight += 1;
-    else if (code === 0x201c || code === 0xab) opened += 1;
-    else if (code === 0x201d || code === 0xbb) closed += 1;
-  }
-  if (straight % 2 === 1 || opened > closed) return true;
+  // the stretch of the line before the match, within reach; native searches over a slice
+  const before = buffer.slice(stop, local);
+  const newline = before.lastIndexOf('\n');
+  const line = newline === -1 ? before : before.slice(newline + 1);
+  const lineStart = stop + (newline === -1 ? 0 : newline + 1);
+  const opening = leadStart === undefined ? -1 : leadStart - offset - lineStart;
+  if (countMarks(line, '"', opening) % 2 === 1) return true;
+  const opened = countMarks(line, '“', opening) + countMarks(line, '«', opening);
+  if (opened > countMarks(line, '”', opening) + countMarks(line, '»', opening)) return true;
   // the line's start is in reach: a blockquote line is quoted text
-  if (index < stop && stop > 0) return false;
-  let first = index + 1;
-  for (let spaces = 0; spaces < 3 && buffer.charCodeAt(first) === 32; spaces += 1) first += 1;
-  return buffer.charCodeAt(first) === 62;
+  if (newline === -1 && stop > 0) return false;
+  return BLOCKQUOTE.test(line);
 }
 
 /** Whether a match at `position` counts: not quoted, not in code, and in its region. */
@@ -252,17 +279,14 @@ function record(
   const end = local + match.length;
   const from = Math.max(0, local - CONTEXT_LENGTH);
   const to = Math.min(buffer.length, end + CONTEXT_LENGTH);
-  const head = position - CONTEXT_LENGTH > 0 ? '…' : '';
-  const tail = to < buffer.length ? '…' : '';
-  let evidence = oneLine(match).trim();
-  if (evidence.length > MAX_EVIDENCE_LENGTH)
-    evidence = `${evidence.slice(0, MAX_EVIDENCE_LENGTH)}…`;
   return {
     pattern,
     position,
     end: position + match.length,
-    evidence,
-    context: `${head}${oneLine(buffer.slice(from, to)).trim()}${tail}`,
+    match,
+    around: buffer.slice(from, to),
+    cutBefore: position - CONTEXT_LENGTH > 0,
+    cutAfter: to < buffer.length,
   };
 }
 
@@ -487,23 +511,41 @@ function withVoices(text: string, layout: Layout): Layout {
  * Runs a whole-text scan; voices are looked for only when the response refuses in its opening,
  * the one case where they can change the outcome (see settleVoices).
  */
-function scanWhole(text: string, layout: Layout, scan: (layout: Layout) => Found[]): Found[] {
-  const found = scan(layout);
+function scanWhole(
+  set: CompiledPatternSet,
+  text: string,
+  layout: Layout,
+  scan: (set: CompiledPatternSet, text: string, layout: Layout) => Found[],
+): Found[] {
+  const found = scan(set, text, layout);
   if (!refusesInOpening(found, layout)) return found;
   const voiced = withVoices(text, layout);
   const leadStart = voiced.leadStart ?? 0;
   if (!speaksInVoices(voiced.voices, leadStart, voiced.leadLength)) return found;
-  return scan(voiced);
+  return scan(set, text, voiced);
+}
+
+function scanFastOnce(set: CompiledPatternSet, text: string, layout: Layout): Found[] {
+  const scanner = new Scanner(set, layout);
+  scanner.scanFast(text, 0, 0, text.length);
+  scanner.scanPlain(text);
+  return scanner.settle();
 }
 
 /** Finds the first counting match of every pattern with the prefilter (the fast path). */
 export function scanText(set: CompiledPatternSet, text: string, layout: Layout): Found[] {
-  return scanWhole(text, layout, (current) => {
-    const scanner = new Scanner(set, current);
-    scanner.scanFast(text, 0, 0, text.length);
-    scanner.scanPlain(text);
-    return scanner.settle();
-  });
+  return scanWhole(set, text, layout, scanFastOnce);
+}
+
+function scanReferenceOnce(set: CompiledPatternSet, text: string, layout: Layout): Found[] {
+  const found: (Found | undefined)[] = new Array(set.patterns.length).fill(undefined);
+  const refusalSections = new Set<number>();
+  for (const pattern of set.patterns) scanOne(pattern, text, layout, found, refusalSections);
+  return settleVoices(
+    found.filter((item): item is Found => item !== undefined),
+    layout,
+    refusalSections,
+  );
 }
 
 /**
@@ -511,14 +553,5 @@ export function scanText(set: CompiledPatternSet, text: string, layout: Layout):
  * {@link scanText}; kept as the reference the fast path is tested and measured against.
  */
 export function scanTextReference(set: CompiledPatternSet, text: string, layout: Layout): Found[] {
-  return scanWhole(text, layout, (current) => {
-    const found: (Found | undefined)[] = new Array(set.patterns.length).fill(undefined);
-    const refusalSections = new Set<number>();
-    for (const pattern of set.patterns) scanOne(pattern, text, current, found, refusalSections);
-    return settleVoices(
-      found.filter((item): item is Found => item !== undefined),
-      current,
-      refusalSections,
-    );
-  });
+  return scanWhole(set, text, layout, scanReferenceOnce);
 }
