@@ -55,7 +55,6 @@ export function createProgram(): Command {
       'show progress on stderr even when it is not a terminal (a line a second)',
     )
     .option('--no-progress', 'never show progress')
-    .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureHelp({ optionDescription, showGlobalOptions: true })
     .configureOutput({ writeErr: (text) => process.stderr.write(text) })
@@ -65,7 +64,36 @@ export function createProgram(): Command {
       setProgressMode(progress === undefined ? 'auto' : progress ? 'on' : 'off');
     });
   for (const register of commands) register(program);
+  reportUsageErrors(program);
   return program;
+}
+
+/**
+ * Makes every command print commander's own usage errors (a missing required option, a value
+ * outside its choices, an unknown option) as one `qualm:` line with the command's --help hint.
+ */
+function reportUsageErrors(command: Command): void {
+  const name = commandPath(command);
+  command.configureOutput({
+    outputError: (text, write) => {
+      const message = text
+        .replace(/^error: /, '')
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== '')
+        .join(' ');
+      write(`qualm: ${message} (see ${name} --help)\n`);
+    },
+  });
+  for (const subcommand of command.commands) reportUsageErrors(subcommand);
+}
+
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let current: Command | null = command; current; current = current.parent) {
+    names.unshift(current.name());
+  }
+  return names.join(' ');
 }
 
 /** Runs the CLI and resolves to the process exit code; known errors print as one line. */

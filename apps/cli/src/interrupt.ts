@@ -1,6 +1,16 @@
 import { INTERRUPTED_EXIT_STATUS } from './errors.js';
 
 let controller: AbortController | undefined;
+const cleanups = new Set<() => void>();
+
+/**
+ * Registers work to do if a second Ctrl-C ends the process at once (removing a file left
+ * unfinished); returns a function that unregisters it.
+ */
+export function onForcedExit(cleanup: () => void): () => void {
+  cleanups.add(cleanup);
+  return () => cleanups.delete(cleanup);
+}
 
 /**
  * Lets a verb stop cleanly on Ctrl-C: the first SIGINT aborts the signal returned here, so the
@@ -20,6 +30,13 @@ function onInterrupt(): void {
     controller.abort(new Error('interrupted'));
     return;
   }
+  for (const cleanup of cleanups) {
+    try {
+      cleanup();
+    } catch {
+      // quitting at once: a cleanup that fails must not keep the process alive
+    }
+  }
   process.stderr.write('\nqualm: interrupted\n');
   process.exit(INTERRUPTED_EXIT_STATUS);
 }
@@ -32,5 +49,6 @@ export async function withInterruptHandler<Result>(work: () => Promise<Result>):
   } finally {
     process.off('SIGINT', onInterrupt);
     controller = undefined;
+    cleanups.clear();
   }
 }

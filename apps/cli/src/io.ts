@@ -121,13 +121,16 @@ export function parseNumberOption(
     (bounds.min === undefined || value >= bounds.min) &&
     (bounds.max === undefined || value <= bounds.max);
   if (!ok) {
-    const range = [
-      bounds.integer ? 'an integer' : 'a number',
-      bounds.min !== undefined ? `>= ${bounds.min}` : '',
-      bounds.max !== undefined ? `<= ${bounds.max}` : '',
-    ]
-      .filter(Boolean)
-      .join(' ');
+    const { min, max } = bounds;
+    const kind = bounds.integer ? 'an integer' : 'a number';
+    const range =
+      min !== undefined && max !== undefined
+        ? `${kind} from ${min} to ${max}`
+        : min !== undefined
+          ? `${kind} of at least ${min}`
+          : max !== undefined
+            ? `${kind} of at most ${max}`
+            : kind;
     throw new CliError(CliErrorCode.INVALID_ARGUMENT, `${name} must be ${range}, got "${raw}"`);
   }
   return value;
@@ -137,6 +140,23 @@ export function parseNumberOption(
 export function given(command: Command, name: string): boolean {
   const source = command.getOptionValueSource(name);
   return source === 'cli' || source === 'env';
+}
+
+/**
+ * Refuses an empty model name, naming where it came from: the flag, or the environment variable
+ * that gave it (`QUALM_JUDGE_MODEL=` set but empty).
+ */
+export function requireModelName(command: Command, option: string, flag: string): void {
+  const value = command.getOptionValue(option) as unknown;
+  if (typeof value !== 'string' || value.trim() !== '') return;
+  const environment = command.options.find((entry) => entry.attributeName() === option)?.envVar;
+  if (command.getOptionValueSource(option) === 'env' && environment !== undefined) {
+    throw new CliError(
+      CliErrorCode.INVALID_ARGUMENT,
+      `${environment} is set but empty: set it to a model name, unset it, or give ${flag}`,
+    );
+  }
+  throw new CliError(CliErrorCode.INVALID_ARGUMENT, `${flag} is empty: give a model name`);
 }
 
 /** A flag that only does something in some settings: `applies` says whether it does here. */

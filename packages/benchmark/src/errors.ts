@@ -7,6 +7,8 @@ export const BenchmarkErrorCode = {
   FILE_NOT_FOUND: 'FILE_NOT_FOUND',
   /** The input holds nothing to work on: no questions, or none that the options select. */
   NOTHING_TO_DO: 'NOTHING_TO_DO',
+  /** The caller stopped the work with its signal before it was done. */
+  ABORTED: 'ABORTED',
 } as const;
 
 /** One of the codes of {@link BenchmarkErrorCode}, as a {@link BenchmarkError} carries it. */
@@ -17,6 +19,7 @@ const kinds: Record<BenchmarkErrorCode, ErrorKind> = {
   INVALID_CONFIG: ErrorKind.SETUP,
   FILE_NOT_FOUND: ErrorKind.INVALID_INPUT,
   NOTHING_TO_DO: ErrorKind.INVALID_INPUT,
+  ABORTED: ErrorKind.ABORTED,
 };
 
 const marker = 'qualm.error.benchmark';

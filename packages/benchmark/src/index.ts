@@ -164,6 +164,7 @@ export {
 } from './longmemeval/retrieval-evaluation.js';
 export {
   openRetrievalLog,
+  partialRetrievalLogPath,
   type RetrievalLog,
   type RetrievalLogWriter,
   readRetrievalLog,

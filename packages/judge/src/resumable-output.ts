@@ -5,8 +5,10 @@ import {
   existsSync,
   mkdirSync,
   readFileSync,
+  renameSync,
   statSync,
   truncateSync,
+  writeFileSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { JudgeError, JudgeErrorCode } from './errors.js';
@@ -16,10 +18,23 @@ export interface ResumableOutput {
   path: string;
   /** The lines already in the file, parsed, in file order. */
   records: Record<string, unknown>[];
-  /** The key (`question_id` unless another `keyField` was given) of every line already in the file. */
+  /**
+   * The key (`question_id` unless another `keyField` was given) of every finished line already in
+   * the file.
+   */
   doneIds: Set<string>;
+  /**
+   * The keys of lines already in the file that `isFinished` says are not finished: a rerun does
+   * them again (after {@link ResumableOutput.remove} takes their old lines out).
+   */
+  unfinishedIds: Set<string>;
   /** Appends one record as a line at once, so a killed run loses at most the line being written. */
   append(record: Record<string, unknown>): void;
+  /**
+   * Takes the lines of these keys out of the file (rewritten whole, then renamed over the old one,
+   * so a crash leaves the old file or the new one, never half of one).
+   */
+  remove(keys: ReadonlySet<string>): void;
 }
 
 /** Options of {@link openResumableOutput}. */
@@ -33,10 +48,16 @@ export interface ResumableOutputOptions {
    * their keys saves the memory of a large output.
    */
   keepRecords?: boolean;
+  /**
+   * Whether a line already in the file is a finished result (default: every line is). An
+   * unfinished one is not in `doneIds` but in `unfinishedIds`, so a rerun does its item again.
+   */
+  isFinished?: (record: Record<string, unknown>) => boolean;
 }
 
 /**
- * Opens a JSON Lines output for a resumable run. Lines already there count as done; a last line
+ * Opens a JSON Lines output for a resumable run. Lines already there count as done (unless
+ * `isFinished` says otherwise); a last line
  * cut short by a killed run is dropped (and its item redone), a complete last line without its
  * newline is kept. Any other line that is not a JSON object with its key (`question_id` unless
  * `keyField` says otherwise) is an error naming the line, since appending to a file that is not an
@@ -51,8 +72,10 @@ export function openResumableOutput(
   const label = options.label ?? 'output';
   const another = options.label ?? 'output file';
   const keepRecords = options.keepRecords ?? true;
-  const records: Record<string, unknown>[] = [];
+  const isFinished = options.isFinished ?? (() => true);
+  let records: Record<string, unknown>[] = [];
   const doneIds = new Set<string>();
+  const unfinishedIds = new Set<string>();
   if (existsSync(path)) {
     if (statSync(path).isDirectory()) {
       throw new JudgeError(JudgeErrorCode.INVALID_INPUT, `${label} is a directory: ${path}`);
@@ -79,7 +102,14 @@ export function openResumableOutput(
         );
       }
       if (keepRecords) records.push(record);
-      doneIds.add(record[keyField] as string);
+      const key = record[keyField] as string;
+      if (isFinished(record)) {
+        doneIds.add(key);
+        unfinishedIds.delete(key);
+      } else {
+        unfinishedIds.add(key);
+        doneIds.delete(key);
+      }
     }
   } else {
     const folder = dirname(path);
@@ -98,12 +128,35 @@ export function openResumableOutput(
   }
   return {
     path,
-    records,
+    get records() {
+      return records;
+    },
     doneIds,
+    unfinishedIds,
     append(record) {
       appendFileSync(path, `${JSON.stringify(record)}\n`);
       if (keepRecords) records.push(record);
-      doneIds.add(String(record[keyField]));
+      const key = String(record[keyField]);
+      if (isFinished(record)) doneIds.add(key);
+      else unfinishedIds.add(key);
+    },
+    remove(keys) {
+      if (keys.size === 0 || !existsSync(path)) return;
+      const kept = readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((line) => {
+          if (line.trim() === '') return false;
+          const key = parseRecord(line, keyField)?.[keyField];
+          return typeof key !== 'string' || !keys.has(key);
+        });
+      const temporary = `${path}.${process.pid}.rewrite`;
+      writeFileSync(temporary, kept.map((line) => `${line}\n`).join(''));
+      renameSync(temporary, path);
+      records = records.filter((record) => !keys.has(String(record[keyField])));
+      for (const key of keys) {
+        doneIds.delete(key);
+        unfinishedIds.delete(key);
+      }
     },
   };
 }

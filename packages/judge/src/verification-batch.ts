@@ -227,6 +227,13 @@ export interface VerificationBatchRun {
   records: VerificationRecord[];
   /** Items left out, for a rerun: an endpoint that failed on them, or a call cut short. */
   failures: RunFailure[];
+  /**
+   * Items of this run whose result holds an error: a stage that failed (a reply that never fit
+   * the schema, say) or a fail-safe check that errored. Their results are written, error
+   * included, but do not count as done: a rerun with the same output verifies them again and
+   * replaces their lines.
+   */
+  errored: RunFailure[];
   usage: TokenUsage;
   interrupted: boolean;
   /** Rates and totals over everything in the output (or this run's results without one). */
@@ -253,10 +260,21 @@ export async function runVerificationBatch(
 ): Promise<VerificationBatchRun> {
   const config = VerificationConfig.from(options.config);
   const output = options.out
-    ? openResumableOutput(options.out, { keyField: 'id', label: options.outLabel ?? 'output' })
+    ? openResumableOutput(options.out, {
+        keyField: 'id',
+        label: options.outLabel ?? 'output',
+        isFinished: (record) => recordError(record) === undefined,
+      })
     : undefined;
   const pending = options.items.filter((item) => !output?.doneIds.has(item.id));
   if (pending.length > 0) await options.judge.checkEndpoint({ signal: options.signal });
+  // the lines of results that ended in errors make way for the new ones
+  if (output) {
+    output.remove(
+      new Set(pending.map((item) => item.id).filter((id) => output.unfinishedIds.has(id))),
+    );
+  }
+  const errored: RunFailure[] = [];
   const run = await runBatch({
     items: pending,
     total: pending.length,
@@ -278,7 +296,12 @@ export async function runVerificationBatch(
           usage: result.usage,
         });
       }
-      return { record: verificationRecord(result), usage: result.usage };
+      const record = verificationRecord(result);
+      const error = recordError(record);
+      if (error) {
+        errored.push({ id: item.id, code: error.code, kind: kindOf(error.code), message: error.message });
+      }
+      return { record, usage: result.usage };
     },
   });
   const order = new Map(options.items.map((item, index) => [item.id, index]));
@@ -292,12 +315,33 @@ export async function runVerificationBatch(
     written: run.written,
     records,
     failures: run.failures,
+    errored,
     usage: run.usage,
     interrupted: run.interrupted,
     summary: summarizeResults(summarized),
   };
 }
 
-function kindOf(code: string): string {
+function kindOf(code: string): ErrorKind {
   return judgeErrorKinds[code as JudgeErrorCode] ?? ErrorKind.INTERNAL;
+}
+
+/**
+ * The first error a result line holds (the stage error, then the fail-safe checks' and the
+ * rubric's), with its stage in the message; undefined for a finished result.
+ */
+export function recordError(
+  record: Record<string, unknown>,
+): { code: string; message: string } | undefined {
+  for (const field of ['error', 'abstentionError', 'sufficiencyError', 'rubricError']) {
+    const error = record[field] as Partial<StageError> | null | undefined;
+    if (error && typeof error === 'object') {
+      const stage = typeof error.stage === 'string' ? `${error.stage}: ` : '';
+      return {
+        code: typeof error.code === 'string' ? error.code : JudgeErrorCode.INTERNAL,
+        message: `${stage}${typeof error.message === 'string' ? error.message : 'an error'}`,
+      };
+    }
+  }
+  return undefined;
 }

@@ -27,6 +27,10 @@ Examples:
     --context "I adopted a cat named Luna last spring." --no-nli
   qualm abstain --question "Where did I move?" --answer "Denver" --evidence notes.txt --format json
 
+The answer alone is checked for hedging (layer 3); the evidence alone for coverage of the question
+(layer 1); both together also for grounding (layer 2). An empty --question, neither an answer nor
+evidence, or evidence without a passage is an error (exit 2): there is nothing to check.
+
 Layer 2 (grounding by NLI) loads ${DEFAULT_NLI_MODEL_ID} from --models-dir or $QUALM_MODELS_DIR,
 or downloads it where the network allows; --no-nli skips it. Exit status: 0 when the answer can
 stand, 1 when the detector says to abstain, 2 on bad input or when the NLI model cannot be loaded.`;
@@ -57,7 +61,23 @@ export function registerAbstain(program: Command): void {
           because: 'with --no-nli',
         },
       ]);
+      if (options.question.trim() === '') {
+        throw new CliError(CliErrorCode.NOTHING_TO_DO, '--question is empty: give the question asked');
+      }
+      if (options.answer === undefined && options.evidence === undefined && !options.context) {
+        throw new CliError(
+          CliErrorCode.NOTHING_TO_DO,
+          'nothing to check: give --answer, evidence (--evidence or --context), or both',
+        );
+      }
       const passages = await readPassages(options);
+      if ((options.evidence !== undefined || options.context) && passages.length === 0) {
+        const source = options.evidence ?? '--context';
+        throw new CliError(
+          CliErrorCode.NOTHING_TO_DO,
+          `${source} holds no passages: the evidence is empty`,
+        );
+      }
       // grounding needs both an answer and evidence; without them the model is not worth loading
       const detector = await createDetector(
         options,

@@ -1,6 +1,10 @@
+import { rmSync } from 'node:fs';
 import {
+  BenchmarkError,
+  BenchmarkErrorCode,
   type LongMemEvalRetrievalRun,
   needsEmbedder,
+  partialRetrievalLogPath,
   type RetrievalLevel,
   type RetrievalMetrics,
   type RetrieverKind,
@@ -11,7 +15,14 @@ import {
 import { DEFAULT_EMBEDDING_MODEL_ID, type Embedder, loadEmbedder } from '@qualm/search-core';
 import { type Command, Option } from 'commander';
 import { addRenamedModelOption } from '../chat-client-options.js';
-import { formatTable, parseNumberOption, rejectUselessFlags } from '../io.js';
+import { INTERRUPTED_EXIT_STATUS } from '../errors.js';
+import { interruptSignal, onForcedExit } from '../interrupt.js';
+import {
+  formatTable,
+  parseNumberOption,
+  prepareOutputFile,
+  rejectUselessFlags,
+} from '../io.js';
 import { Progress } from '../progress.js';
 import { longmemevalCommand } from './longmemeval-group.js';
 
@@ -37,10 +48,18 @@ is in no user turn are left out and counted.
   --retriever flat-bm25  the harness's flat-bm25 (rank_bm25 BM25Okapi over space-split tokens), to
                          reproduce published BM25 baselines
 
+--level session (the default, as run_retrieval.py's) ranks whole sessions; --level turn ranks user
+turns and also scores that ranking by session.
+
 --log FILE writes the harness's retrieval log: one JSON line per question (abstention questions
 included) with the question, every corpus item ranked (corpus_id, text, timestamp) and its metrics,
 byte for byte as run_retrieval.py writes it; print_retrieval_metrics.py reads it, and so do
-run_generation.py and "generate --retrieval-log".
+run_generation.py and "generate --retrieval-log". The path is checked before any work (its folder
+is created); the lines go to FILE.partial until the run ends. Ctrl-C removes FILE.partial and
+says so: a retrieval run does not resume, the same command starts it again.
+
+Exit status: 0; 2 on bad input (a file without a question to score: empty, or abstention
+questions only) or set-up; 130 when interrupted.
 
 Example:
   qualm bench longmemeval retrieve --data longmemeval_s_cleaned.json.gz --level session
@@ -60,7 +79,7 @@ export function registerBenchRetrieve(program: Command): void {
     .addOption(
       new Option('--level <level>', 'index sessions or user turns')
         .choices(['session', 'turn'])
-        .makeOptionMandatory(),
+        .default('session'),
     )
     .addOption(
       new Option('--retriever <kind>', 'retriever to score')
@@ -112,6 +131,7 @@ export function registerBenchRetrieve(program: Command): void {
         min: 0,
         max: 1,
       });
+      if (options.log !== undefined) prepareOutputFile(options.log, '--log');
       let embedder: Embedder | undefined;
       if (needsEmbedder(options.retriever)) {
         embedder = await loadEmbedder({
@@ -120,17 +140,39 @@ export function registerBenchRetrieve(program: Command): void {
         });
       }
       const progress = new Progress('retrieve', undefined);
-      const run = await runLongMemEvalRetrieval({
-        path: options.data,
-        level: options.level,
-        retriever: options.retriever,
-        assistantTurns: options.assistantTurns ?? false,
-        split: options.split,
-        hybridWeight,
-        ...(embedder ? { embedder } : {}),
-        ...(options.log ? { logPath: options.log } : {}),
-        onQuestion: () => progress.tick(),
+      const partialLog = options.log ? partialRetrievalLogPath(options.log) : undefined;
+      // a second Ctrl-C quits at once: the unfinished log goes with it
+      const forget = onForcedExit(() => {
+        if (partialLog) rmSync(partialLog, { force: true });
       });
+      let run: LongMemEvalRetrievalRun;
+      try {
+        run = await runLongMemEvalRetrieval({
+          path: options.data,
+          level: options.level,
+          retriever: options.retriever,
+          assistantTurns: options.assistantTurns ?? false,
+          split: options.split,
+          hybridWeight,
+          ...(embedder ? { embedder } : {}),
+          ...(options.log ? { logPath: options.log } : {}),
+          signal: interruptSignal(),
+          onQuestion: () => progress.tick(),
+        });
+      } catch (error) {
+        if (!(BenchmarkError.isInstance(error) && error.code === BenchmarkErrorCode.ABORTED)) {
+          throw error;
+        }
+        progress.finish();
+        const log = partialLog ? `; ${partialLog} was removed` : '';
+        process.stderr.write(
+          `qualm: interrupted after ${progress.count} scored question(s): no metrics were printed${log}. A retrieval run does not resume: run the same command again to start over\n`,
+        );
+        process.exitCode = INTERRUPTED_EXIT_STATUS;
+        return;
+      } finally {
+        forget();
+      }
       progress.finish();
       process.stdout.write(
         options.format === 'json' ? `${JSON.stringify(toJson(run))}\n` : `${toTable(run)}\n`,

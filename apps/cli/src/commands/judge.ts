@@ -25,7 +25,15 @@ import {
 } from '../chat-client-options.js';
 import { CliError, CliErrorCode, INTERRUPTED_EXIT_STATUS } from '../errors.js';
 import { interruptSignal } from '../interrupt.js';
-import { formatTable, noteTerminalInput, prepareOutputFile, readText } from '../io.js';
+import {
+  formatTable,
+  given,
+  noteTerminalInput,
+  prepareOutputFile,
+  readText,
+  rejectUselessFlags,
+  requireModelName,
+} from '../io.js';
 import { Progress } from '../progress.js';
 
 const formats = ['table', 'json', 'jsonl'] as const;
@@ -60,11 +68,21 @@ Example:
 
 With --out, results are appended as they finish and a rerun skips the ids already written. An
 item the endpoint failed on (unreachable, rate-limited, timing out, a broken reply) is never
-written: the run exits 1 and a rerun judges it again. Ctrl-C stops after the calls under way and
-says how many results were written; the same command continues.
+written: the run exits 1 and a rerun judges it again. An item whose result ended in an error (a
+reply that never fit the schema after --max-attempts re-asks, a fail-safe check that errored, a
+rubric not graded) is written with its error, but is not done: the run exits 1, stderr says how
+many and the first error, and a rerun with the same --out judges it again and replaces its line.
+Ctrl-C stops after the calls under way and says how many results were written; the same command
+continues.
 
-Exit status: 0 when every item was judged, 1 when some could not be (endpoint failures), 2 on
-bad input or set-up (a missing key, a wrong endpoint URL, a rejected key), 130 when interrupted.`;
+Flags that do nothing in the chosen mode are refused: --template in rubric_only mode, --rubric in
+template_only mode, --sufficiency and --instructions-parsing in rubric_only mode, and
+--instructions-abstention or --instructions-sufficiency without --abstention or --sufficiency.
+--answering-model when every item has a response gets a note on stderr.
+
+Exit status: 0 when every item was judged without an error, 1 when some could not be judged or
+ended in errors, 2 on bad input or set-up (a missing key, a wrong endpoint URL, a rejected key),
+130 when interrupted.`;
 
 /** Registers `qualm judge`. */
 export function registerJudge(program: Command): void {
@@ -114,13 +132,46 @@ export function registerJudge(program: Command): void {
       'append results as JSON Lines; a rerun skips the ids there (its folder is created)',
     )
     .addHelpText('after', example)
-    .action(async (options: JudgeOptions) => {
-      await runJudge(options);
+    .action(async (options: JudgeOptions, command: Command) => {
+      await runJudge(options, command);
     });
 }
 
-async function runJudge(options: JudgeOptions): Promise<void> {
+async function runJudge(options: JudgeOptions, command: Command): Promise<void> {
   const { mode, format, structuredOutput } = options;
+  const usesTemplate = mode !== 'rubric_only';
+  const usesRubric = mode !== 'template_only';
+  const modeNote = `with --mode ${mode}${given(command, 'mode') ? '' : ' (the default)'}`;
+  rejectUselessFlags(command, [
+    { option: 'template', flag: '--template', applies: usesTemplate, because: modeNote },
+    { option: 'rubric', flag: '--rubric', applies: usesRubric, because: modeNote },
+    {
+      option: 'sufficiency',
+      flag: '--sufficiency',
+      applies: usesTemplate,
+      because: `${modeNote}: the check needs a template`,
+    },
+    {
+      option: 'instructionsParsing',
+      flag: '--instructions-parsing',
+      applies: usesTemplate,
+      because: `${modeNote}: nothing is parsed`,
+    },
+    {
+      option: 'instructionsAbstention',
+      flag: '--instructions-abstention',
+      applies: options.abstention === true,
+      because: 'without --abstention',
+    },
+    {
+      option: 'instructionsSufficiency',
+      flag: '--instructions-sufficiency',
+      applies: options.sufficiency === true,
+      because: 'without --sufficiency',
+    },
+  ]);
+  requireModelName(command, 'judgeModel', '--judge-model');
+  requireModelName(command, 'answeringModel', '--answering-model');
   const { concurrency, clientOptions: endpointOptions } = readChatClientFlags(options);
   const config = new VerificationConfig({
     abstentionEnabled: options.abstention === true,
@@ -155,6 +206,14 @@ async function runJudge(options: JudgeOptions): Promise<void> {
 
   noteTerminalInput(options.input, 'items');
   const items = await readVerificationItems(options.input, { template });
+  if (
+    options.answeringModel !== undefined &&
+    items.every((item) => item.response !== undefined || item.trace !== undefined)
+  ) {
+    process.stderr.write(
+      `qualm: note: --answering-model is not used: every item of ${options.input === '-' ? 'stdin' : options.input} has a response\n`,
+    );
+  }
   const clientOptions = { ...endpointOptions, apiKey, structuredOutput };
   const judge = createChatClient({ ...clientOptions, model: options.judgeModel });
   const answering = createChatClient({
@@ -197,6 +256,16 @@ async function runJudge(options: JudgeOptions): Promise<void> {
       : 'rerun to retry them';
     process.stderr.write(
       `qualm: ${run.failures.length} item(s) could not be judged because the endpoint failed (first ${first?.id}: ${first?.code}: ${first?.message}); ${next}\n`,
+    );
+    process.exitCode = 1;
+  }
+  if (run.errored.length > 0) {
+    const first = run.errored[0];
+    const next = options.out
+      ? `their results were written with the error to ${options.out}; rerunning the same command judges them again`
+      : 'rerun to judge them again';
+    process.stderr.write(
+      `qualm: ${run.errored.length} item(s) ended in errors (first ${first?.id}: ${first?.code}: ${first?.message}); ${next}\n`,
     );
     process.exitCode = 1;
   }

@@ -53,7 +53,12 @@ interface Row {
 
 const example = `
 A plain-text input is one response, read as a stream. With --jsonl, each line is a JSON object
-whose --field holds the response text; --id-field names a field to report each result by.
+whose --field holds the response text; --id-field names a field to report each result by (when no
+line has that field, a note on stderr says so: a misspelt name).
+
+An empty input (a file of 0 bytes, or nothing on stdin) is no response, as an empty --jsonl file
+holds none: exit 2, nothing to score. A plain-text response of blanks is text, and is scored as an
+empty response; so is {"response": ""} in JSON Lines.
 
 Examples:
   qualm validate answer.txt
@@ -73,7 +78,7 @@ order (the --summary then goes to stderr); json writes one document; the table s
 the first 1,000 rows. Binary input (an executable, an image) is refused.
 
 Exit status: 0, or 1 with --fail-on-escalate when any response escalates, 2 on bad input (a
-missing or binary file, a broken line, a JSON Lines input without responses).`;
+missing, empty or binary file, a broken line, a JSON Lines input without responses).`;
 
 const patternEntry = z.union([
   z.string().min(1),
@@ -183,7 +188,19 @@ async function validateText(
   onRow: (row: Row) => Promise<void> | undefined,
 ): Promise<void> {
   const stream = validator.stream();
-  for await (const chunk of readChunks(path)) stream.push(new Uint8Array(chunk));
+  let bytes = 0;
+  for await (const chunk of readChunks(path)) {
+    bytes += chunk.length;
+    stream.push(new Uint8Array(chunk));
+  }
+  if (bytes === 0) {
+    // no bytes at all is no response, as an empty --jsonl file holds none: most often a missing
+    // file argument or an empty pipe; a response of blanks is text, scored as an empty response
+    throw new CliError(
+      CliErrorCode.NOTHING_TO_DO,
+      `${inputName(path)} is empty: no response to score${path === undefined ? ' (give a file, or pipe the response in)' : ''}`,
+    );
+  }
   await onRow({ id: undefined, line: undefined, result: stream.end() });
 }
 
@@ -193,9 +210,10 @@ async function validateLines(
   path: string | undefined,
   flags: ValidateFlags,
   onRow: (row: Row) => Promise<void> | undefined,
-): Promise<{ rows: number; skipped: number }> {
+): Promise<{ rows: number; skipped: number; withId: number }> {
   const source = inputName(path);
   const skipped = { count: 0 };
+  let withId = 0;
   const shape = lineShape(flags.field, flags.idField);
   const progress = new Progress('validate', undefined);
   for await (const { lineNumber, value } of readJsonLines(path, {
@@ -215,6 +233,7 @@ async function validateLines(
     }
     const record = parsed.data as Record<string, unknown>;
     const id = flags.idField !== undefined ? record[flags.idField] : undefined;
+    if (id !== undefined) withId += 1;
     const written = onRow({
       id: typeof id === 'string' || typeof id === 'number' ? id : undefined,
       line: lineNumber,
@@ -231,7 +250,7 @@ async function validateLines(
       `${source} holds no responses${skipped.count > 0 ? ` (${skipped.count} invalid line${skipped.count === 1 ? '' : 's'} skipped)` : ''}: each line should be a JSON object with the text in "${flags.field}"`,
     );
   }
-  return { rows: progress.count, skipped: skipped.count };
+  return { rows: progress.count, skipped: skipped.count, withId };
 }
 
 /** The fields of a result that `--format jsonl` writes. */
@@ -444,13 +463,20 @@ export function registerValidate(program: Command): void {
       };
       let rows = 1;
       let skipped = 0;
-      if (flags.jsonl) ({ rows, skipped } = await validateLines(validator, file, flags, take));
-      else await validateText(validator, file, take);
+      let withId = 0;
+      if (flags.jsonl) {
+        ({ rows, skipped, withId } = await validateLines(validator, file, flags, take));
+      } else await validateText(validator, file, take);
       const summary = flags.summary ? getQualitySummary(tallies) : undefined;
       sink.end(
         summary ? summaryText(summary, skipped) : undefined,
         summary ? { ...summary, skipped } : undefined,
       );
+      if (flags.idField !== undefined && withId === 0) {
+        process.stderr.write(
+          `qualm: no line has the field "${flags.idField}" given with --id-field, so no result has an id (the table shows line numbers)\n`,
+        );
+      }
       if (skipped > 0 && !flags.summary) {
         process.stderr.write(`qualm: skipped ${skipped} invalid line${skipped === 1 ? '' : 's'}\n`);
       }

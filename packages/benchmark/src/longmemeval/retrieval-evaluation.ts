@@ -38,6 +38,11 @@ export interface RetrievalEvaluationOptions {
    * records them; awaited, so a writer can apply back-pressure.
    */
   onRanking?: (ranked: RankedQuestion) => void | Promise<void>;
+  /**
+   * Stops the evaluation: once it aborts, no further question is ranked and the call rejects with
+   * a {@link BenchmarkError} of code `ABORTED`.
+   */
+  signal?: AbortSignal;
 }
 
 /** A question's corpus and the ranking of all its documents. */
@@ -141,7 +146,16 @@ export async function evaluateRetrieval(
   const overall = new MetricMeans();
   const overallSessions = new MetricMeans();
   const byType = new Map<string, MetricMeans>();
+  let read = 0;
   for await (const question of questions) {
+    if (options.signal?.aborted) {
+      throw new BenchmarkError(
+        BenchmarkErrorCode.ABORTED,
+        `the retrieval evaluation was stopped after ${read} questions`,
+        { cause: options.signal.reason },
+      );
+    }
+    read += 1;
     if (options.filter && !options.filter(question)) {
       excluded.filtered += 1;
       continue;

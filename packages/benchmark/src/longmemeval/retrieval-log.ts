@@ -1,5 +1,5 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
@@ -74,16 +74,29 @@ export interface RetrievalLogWriter {
   abort(): Promise<void>;
 }
 
+/** Where {@link openRetrievalLog} writes the lines of `path` until the log is closed. */
+export function partialRetrievalLogPath(path: string): string {
+  return `${path}.partial`;
+}
+
 /**
  * Opens a retrieval log for writing, one line per question in the harness's format
  * ({@link retrievalLogLine}). Until `close`, the lines go to `<path>.partial`, so an interrupted
- * run never leaves a log that looks complete.
+ * run never leaves a log that looks complete. A path that is a folder is an error here, before
+ * any work, not at the end when the file is given its name.
  */
 export async function openRetrievalLog(
   path: string,
   level: RetrievalLevel,
 ): Promise<RetrievalLogWriter> {
-  const partial = `${path}.partial`;
+  const partial = partialRetrievalLogPath(path);
+  const existing = await stat(path).catch(() => undefined);
+  if (existing?.isDirectory()) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_INPUT,
+      `the retrieval log ${path} is a folder; give the path of a file`,
+    );
+  }
   await mkdir(dirname(path), { recursive: true });
   const stream: WriteStream = createWriteStream(partial);
   let failure: Error | undefined;

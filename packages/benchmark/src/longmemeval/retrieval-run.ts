@@ -30,6 +30,11 @@ export interface LongMemEvalRetrievalRunOptions extends LongMemEvalRetrieverOpti
    * questions included, as the harness writes them) with the whole ranking and its metrics.
    */
   logPath?: string;
+  /**
+   * Stops the run between two questions: the call then rejects with a {@link BenchmarkError} of
+   * code `ABORTED`, and the unfinished retrieval log is removed.
+   */
+  signal?: AbortSignal;
 }
 
 /** The result of {@link runLongMemEvalRetrieval}. */
@@ -43,9 +48,33 @@ export interface LongMemEvalRetrievalRun extends RetrievalEvaluation {
   log?: { path: string; lines: number };
 }
 
+// a run that scored no question has no metrics to report: the input is wrong
+function nothingToScore(
+  path: string,
+  evaluation: RetrievalEvaluation,
+  split: 'all' | QuestionSplit,
+): BenchmarkError {
+  const { abstention, noUserEvidence, filtered } = evaluation.excluded;
+  const read = abstention + noUserEvidence + filtered;
+  if (read === 0) {
+    return new BenchmarkError(BenchmarkErrorCode.NOTHING_TO_DO, `${path} holds no questions`);
+  }
+  if (filtered === read) {
+    return new BenchmarkError(
+      BenchmarkErrorCode.NOTHING_TO_DO,
+      `the ${split} half of ${path} holds none of its ${read} questions`,
+    );
+  }
+  return new BenchmarkError(
+    BenchmarkErrorCode.NOTHING_TO_DO,
+    `none of the ${read - filtered} questions of ${path}${split === 'all' ? '' : ` (${split} half)`} can be scored: ${abstention} are abstention questions and ${noUserEvidence} have no evidence in a user turn`,
+  );
+}
+
 /**
  * Runs the LongMemEval retrieval evaluation on a file: streams its questions, builds the chosen
- * retriever over each haystack and scores the rankings as the official harness does.
+ * retriever over each haystack and scores the rankings as the official harness does. A file with
+ * no question it can score (empty, or only abstention questions) is a `NOTHING_TO_DO` error.
  */
 export async function runLongMemEvalRetrieval(
   options: LongMemEvalRetrievalRunOptions,
@@ -81,7 +110,9 @@ export async function runLongMemEvalRetrieval(
         : { filter: (question) => questionSplit(question.question_id) === split }),
       ...(options.onQuestion ? { onQuestion: options.onQuestion } : {}),
       ...(log ? { onRanking: (ranked) => log.write(ranked) } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
     });
+    if (evaluation.n === 0) throw nothingToScore(options.path, evaluation, split);
     await log?.close();
   } catch (error) {
     await log?.abort();
