@@ -9,6 +9,7 @@ import {
 import type { Command } from 'commander';
 import { CliError, CliErrorCode } from './errors.js';
 import { type FlagRule, parseNumberOption } from './io.js';
+import { explainMissingModel } from './model-errors.js';
 
 /** The flags that configure an abstention detector, as commander parses them. */
 export interface DetectorFlags {
@@ -92,11 +93,13 @@ export async function createDetector(
         ...(flags.modelsDir ? { modelsDir: flags.modelsDir } : {}),
       });
     } catch (error) {
-      if (!(error instanceof SearchCoreError)) throw error;
+      if (!SearchCoreError.isInstance(error)) throw error;
+      const explained = explainMissingModel(error, '--no-nli to skip layer 2');
+      if (explained !== error) throw explained;
       // set-up, exit status 2: qualm abstain exits 1 to say "abstain"
       throw new CliError(
         CliErrorCode.INVALID_ARGUMENT,
-        `${error.message} (layer 2 needs the NLI model: give --models-dir or $QUALM_MODELS_DIR a local copy, or pass --no-nli)`,
+        `${error.message} (layer 2 needs the NLI model; --no-nli skips it)`,
         { cause: error },
       );
     }

@@ -22,7 +22,15 @@ export function interruptSignal(): AbortSignal {
   return controller.signal;
 }
 
+// copies of one Ctrl-C arrive together (the terminal signals the whole process group, and a
+// launcher such as pnpm forwards its own): those within this window count as one
+const sameInterruptMs = 500;
+let firstInterruptAt: number | undefined;
+
 function onInterrupt(): void {
+  const now = Date.now();
+  if (firstInterruptAt !== undefined && now - firstInterruptAt < sameInterruptMs) return;
+  firstInterruptAt ??= now;
   if (controller && !controller.signal.aborted) {
     process.stderr.write(
       '\nqualm: stopping: the calls under way are cancelled (Ctrl-C again to quit at once)\n',
@@ -49,6 +57,7 @@ export async function withInterruptHandler<Result>(work: () => Promise<Result>):
   } finally {
     process.off('SIGINT', onInterrupt);
     controller = undefined;
+    firstInterruptAt = undefined;
     cleanups.clear();
   }
 }

@@ -193,6 +193,7 @@ export {
 export {
   type EvalResultLine,
   evalResultLineSchema,
+  falseAbstentionLine,
   type HypothesisLine,
   hypothesisLineSchema,
   loadQuestionTypes,

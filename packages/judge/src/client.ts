@@ -122,9 +122,12 @@ export interface ChatClient {
   /** Lists the endpoint's models (`GET /models`); fails with a clear error when it cannot be reached. */
   listModels(options?: { signal?: AbortSignal }): Promise<string[]>;
   /**
-   * Checks, before a run, that the endpoint can answer: an endpoint with nothing listening or an
-   * unknown host fails at once with `INVALID_ENDPOINT` (no retries), a rejected key with
-   * `AUTHENTICATION_FAILED`; an endpoint without `GET /models` passes.
+   * Checks, before a run, that the endpoint can answer, with one `GET /models`: an endpoint with
+   * nothing listening or an unknown host fails at once with `INVALID_ENDPOINT` (no retries), a
+   * rejected key (401, 403) with `AUTHENTICATION_FAILED`. Any other HTTP answer passes, 5xx
+   * included (a server without `/models`, or one failing it, may still answer chat completions,
+   * and those calls have their own retries); a timeout or a dropped connection is retried, then
+   * fails with a message that names the check.
    */
   checkEndpoint(options?: { signal?: AbortSignal }): Promise<void>;
 }
@@ -366,24 +369,30 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
 
     async checkEndpoint(checkOptions = {}) {
       try {
-        // nothing listening, or no such host, is a wrong URL before a run: said at once, not retried
+        // an HTTP answer of any kind is not retried: it already says a server is there; nothing
+        // listening, or no such host, is a wrong URL before a run: said at once, not retried
         await request(
           (signal) => sdk.models.list({ signal }),
           emptyUsage(),
           checkOptions.signal,
-          (failure) => failure.retryable && failure.connection === undefined,
+          (failure) =>
+            failure.retryable && failure.connection === undefined && failure.status === undefined,
         );
       } catch (error) {
         if (!(error instanceof JudgeError)) throw error;
-        // an endpoint without GET /models still answers chat completions
+        if (error.code === JudgeErrorCode.ABORTED) throw error;
+        // GET /models is not what a run needs: an endpoint that lacks it (4xx, 501), fails it
+        // (5xx) or answers it with something else still may answer chat completions, which decide
         if (
           error.code === JudgeErrorCode.REQUEST_REJECTED ||
           error.code === JudgeErrorCode.ENDPOINT_NOT_FOUND ||
-          error.code === JudgeErrorCode.MALFORMED_REPLY
+          error.code === JudgeErrorCode.MALFORMED_REPLY ||
+          (error.code === JudgeErrorCode.ENDPOINT_UNAVAILABLE && error.status !== undefined)
         ) {
           return;
         }
         const failure = classify(error.cause, { baseURL, timeoutMs, redact });
+        const check = `the endpoint check before the run (GET ${baseURL}/models) failed`;
         if (failure.connection !== undefined) {
           throw new JudgeError(
             JudgeErrorCode.INVALID_ENDPOINT,
@@ -391,7 +400,11 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
             { cause: error.cause },
           );
         }
-        throw error;
+        throw new JudgeError(error.code, `${check}: ${error.message}`, {
+          cause: error.cause,
+          status: error.status,
+          attempts: error.attempts,
+        });
       }
     },
   };
@@ -633,10 +646,31 @@ function classify(
   };
 }
 
+const longestDetail = 200;
+
+/**
+ * What the server said about a failed request, on one short line: the message of a JSON error
+ * body, else the body's text (an HTML page's title, or its text without tags), cut to 200
+ * characters.
+ */
 function serverMessage(error: APIError): string {
   const body = error.error as { message?: unknown } | undefined;
-  if (body && typeof body.message === 'string' && body.message !== '') return body.message;
-  return error.message.replace(/^\d{3}\s*/, '') || 'no detail';
+  const raw =
+    body && typeof body.message === 'string' && body.message !== ''
+      ? body.message
+      : error.message.replace(/^\d{3}\s*/, '');
+  return oneLine(raw) || 'no detail';
+}
+
+function oneLine(text: string): string {
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1];
+  const plain = (title ?? text)
+    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return plain.length > longestDetail ? `${plain.slice(0, longestDetail - 1)}…` : plain;
 }
 
 interface ConnectionReason {

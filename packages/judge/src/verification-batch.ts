@@ -22,7 +22,9 @@ import type { TokenUsage } from './usage.js';
 
 /** One line of a verification input: `{id, question, response?, expected?, trace?}`. */
 export const verificationInputSchema = z.object({
-  id: z.union([z.string().min(1), z.number()]).transform(String),
+  id: z
+    .union([z.string().min(1), z.number()], { error: 'must be a non-empty string or a number' })
+    .transform(String),
   question: z.string().min(1, 'must not be empty'),
   response: z.string().optional(),
   expected: z.record(z.string(), z.unknown()).optional(),
@@ -73,6 +75,10 @@ export async function readVerificationItems(
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = issue && issue.path.length > 0 ? issue.path.join('.') : 'line';
+      const top = issue?.path[0];
+      if (typeof top === 'string' && issue?.path.length === 1 && !(top in value)) {
+        throw invalid(lineNumber, `has no "${top}" (each line needs "id" and "question")`);
+      }
       throw invalid(lineNumber, `${field}: ${issue?.message ?? 'invalid'}`);
     }
     const entry = parsed.data;
@@ -299,7 +305,12 @@ export async function runVerificationBatch(
       const record = verificationRecord(result);
       const error = recordError(record);
       if (error) {
-        errored.push({ id: item.id, code: error.code, kind: kindOf(error.code), message: error.message });
+        errored.push({
+          id: item.id,
+          code: error.code,
+          kind: kindOf(error.code),
+          message: error.message,
+        });
       }
       return { record, usage: result.usage };
     },

@@ -25,14 +25,37 @@ const kinds: Record<SearchCoreErrorCode, ErrorKind> = {
 const marker = 'qualm.error.search-core';
 const markerSymbol = Symbol.for(marker);
 
+/** Where a model that could not be found was looked for, so a caller can word its own advice. */
+export interface MissingModel {
+  /** What the model is for: `NLI model`, `embedding model`. */
+  what: string;
+  /** The model id asked for. */
+  modelId: string;
+  /** The folder searched for its files. */
+  folder: string;
+  /** Whether that folder came from `modelsDir` or `$QUALM_MODELS_DIR` (else transformers.js's default). */
+  folderGiven: boolean;
+  /** The files the folder must hold. */
+  files: string[];
+  /** Why a download was not possible, when one was tried. */
+  downloadFailure?: string;
+}
+
 /** A problem raised on purpose by @qualm/search-core, with a code and a message fit to print. */
 export class SearchCoreError extends QualmError {
   readonly [markerSymbol] = true;
   override readonly name = 'SearchCoreError';
   declare readonly code: SearchCoreErrorCode;
+  /** For `MODEL_NOT_FOUND`: where the model was looked for. */
+  readonly missingModel: MissingModel | undefined;
 
-  constructor(code: SearchCoreErrorCode, message: string, options: { cause?: unknown } = {}) {
+  constructor(
+    code: SearchCoreErrorCode,
+    message: string,
+    options: { cause?: unknown; missingModel?: MissingModel } = {},
+  ) {
     super({ code, kind: kinds[code], message, cause: options.cause });
+    this.missingModel = options.missingModel;
   }
 
   /** Whether a value is a SearchCoreError, from any installed copy of this package. */

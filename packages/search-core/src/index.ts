@@ -51,7 +51,7 @@ export {
   loadEmbedder,
   TransformersEmbedder,
 } from './embedding/transformers-embedder.js';
-export { SearchCoreError, SearchCoreErrorCode } from './errors.js';
+export { type MissingModel, SearchCoreError, SearchCoreErrorCode } from './errors.js';
 export {
   checkGrounding,
   DEFAULT_NLI_THRESHOLD,

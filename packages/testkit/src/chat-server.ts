@@ -66,7 +66,9 @@ export type ChatServerFault =
   /** A 200 whose body is JSON but not a chat completion: no `choices`. */
   | { fault: 'no_choices'; delayMs?: number }
   /** Destroys the socket without sending a response. */
-  | { fault: 'close'; delayMs?: number };
+  | { fault: 'close'; delayMs?: number }
+  /** Any status with a body sent as it is, e.g. a proxy's HTML error page. */
+  | { fault: 'raw'; status: number; body: string; contentType?: string; delayMs?: number };
 
 /** What a handler returns for one chat-completions request. */
 export type ChatServerReply = ChatServerAnswer | ChatServerFault;
@@ -94,6 +96,8 @@ export interface ChatServerOptions {
   latencyMs?: number;
   /** Model ids `GET /v1/models` lists. */
   models?: readonly string[];
+  /** A fault `GET /v1/models` answers with instead of the list (a server without the route). */
+  modelsReply?: ChatServerFault;
   /** Keep every request in `requests` (on by default). */
   record?: boolean;
 }
@@ -177,6 +181,11 @@ export async function startChatServer(options: ChatServerOptions = {}): Promise<
 
     if (request.method === 'GET' && path === '/v1/models') {
       if (keepRecords) requests.push(record);
+      if (options.modelsReply) {
+        await wait('delayMs' in options.modelsReply ? (options.modelsReply.delayMs ?? 0) : 0);
+        sendFault(options.modelsReply, request, response);
+        return;
+      }
       sendJson(response, 200, {
         object: 'list',
         data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'qualm-testkit' })),
@@ -278,6 +287,12 @@ export async function startChatServer(options: ChatServerOptions = {}): Promise<
           { error: { message: fault.message ?? `status ${fault.status}`, type: 'error' } },
           fault.headers,
         );
+        return;
+      case 'raw':
+        response.writeHead(fault.status, {
+          'content-type': fault.contentType ?? 'text/html; charset=utf-8',
+        });
+        response.end(fault.body);
         return;
     }
   }

@@ -62,7 +62,10 @@ export function registerAbstain(program: Command): void {
         },
       ]);
       if (options.question.trim() === '') {
-        throw new CliError(CliErrorCode.NOTHING_TO_DO, '--question is empty: give the question asked');
+        throw new CliError(
+          CliErrorCode.NOTHING_TO_DO,
+          '--question is empty: give the question asked',
+        );
       }
       if (options.answer === undefined && options.evidence === undefined && !options.context) {
         throw new CliError(

@@ -15,7 +15,7 @@ import {
   requireApiKey,
 } from '../chat-client-options.js';
 import { interruptSignal } from '../interrupt.js';
-import { formatIdList, formatTable, prepareOutputFile } from '../io.js';
+import { formatIdList, formatTable, prepareOutputFile, requireModelName } from '../io.js';
 import { Progress } from '../progress.js';
 import { failureLine, formatUsage, interruptedLine } from '../run-summary.js';
 import { formatScore, type MetricsFormat, metricsFormats, scoreNotes } from './bench-metrics.js';
@@ -34,7 +34,9 @@ Judges each hypothesis as the official evaluate_qa.py does: the prompt of the qu
 (the abstention prompt for ids containing _abs), temperature 0, a reply of at most 10 tokens, and
 the label is whether the reply contains "yes". Writes the official eval-results lines (the input
 line with autoeval_label: {model, label}) as they finish, so the order on disk may differ from the
-input; a rerun with the same --out judges only what is missing. Prints the metrics at the end.
+input; a rerun with the same --out judges only what is missing. Prints the metrics at the end
+(--format official: stdout holds exactly what print_qa_metrics.py prints; the false-abstention
+rate and the summary of the run go to stderr).
 
 The request is the harness's: one user message, n 1, temperature 0, max_tokens 10
 (--max-tokens-parameter max_completion_tokens for endpoints that want the newer name). The
@@ -81,7 +83,8 @@ export function registerBenchEvaluate(program: Command): void {
         .default('table'),
     )
     .addHelpText('after', example)
-    .action(async (flags: EvaluateFlags) => {
+    .action(async (flags: EvaluateFlags, command: Command) => {
+      requireModelName(command, 'judgeModel', '--judge-model');
       const apiKey = requireApiKey();
       const { concurrency, clientOptions } = readChatClientFlags(flags);
       const client = createChatClient({
@@ -112,10 +115,10 @@ export function registerBenchEvaluate(program: Command): void {
         return;
       }
       process.stdout.write(formatScore(run.score, flags.format));
-      if (flags.format === 'table' || flags.format === 'official') {
-        process.stdout.write(`\n${summary(run)}\n`);
-      }
-      for (const note of scoreNotes(run.score)) process.stderr.write(`${note}\n`);
+      // the official format's stdout is the official script's lines alone
+      if (flags.format === 'table') process.stdout.write(`\n${summary(run)}\n`);
+      else if (flags.format === 'official') process.stderr.write(`${summary(run)}\n`);
+      for (const note of scoreNotes(run.score, flags.format)) process.stderr.write(`${note}\n`);
       if (run.missingIds.length) {
         process.stderr.write(
           `note: skipped ${run.missingIds.length} hypotheses whose ids are not in the data: ${formatIdList(run.missingIds)}\n`,

@@ -40,7 +40,9 @@ import {
   parseNumberOption,
   prepareOutputFile,
   rejectUselessFlags,
+  requireModelName,
 } from '../io.js';
+import { explainMissingModel } from '../model-errors.js';
 import { Progress } from '../progress.js';
 import { failureLine, formatUsage, interruptedLine } from '../run-summary.js';
 import { longmemevalCommand } from './longmemeval-group.js';
@@ -88,7 +90,8 @@ every reading method).
                        answer over the notes (run_generation.sh's "con-separate")
 
 has_answer is removed from sessions and retrieved rounds; a turn shown alone (--level turn with
-full or oracle history) keeps it, as the harness leaves it (--clean-turns removes it there too).
+full or oracle history) keeps it, as the harness leaves it (--clean-turns removes it there too, and
+is refused anywhere else). --history none refuses every flag about the history.
 A history longer than the model's context less 800 and 1000 tokens is cut to that many tokens, as
 the harness cuts it: o200k_base counts for GPT-4/3.5 models; other models need their own tokenizer
 (--tokenizer DIR, or <--models-dir>/<model>/tokenizer.json) once a history may be that long. The
@@ -116,7 +119,11 @@ Examples:
   qualm bench longmemeval retrieve --data longmemeval_s_cleaned.json.gz --level turn \\
     --retriever flat-bm25 --log s_turn.retrievallog
   qualm bench longmemeval generate --retrieval-log s_turn.retrievallog --history retrieval \\
-    --level turn --reader-model gpt-4o-mini --out s_bm25_turn.jsonl`;
+    --level turn --reader-model gpt-4o-mini --out s_bm25_turn.jsonl
+
+A --retrieval-log must rank the questions of --data (by default the log itself, which holds them):
+a log whose rankings name sessions missing from the data's haystacks (the S file's log with the
+oracle file) is refused before any request, naming both files.`;
 
 /** Registers `qualm bench longmemeval generate`. */
 export function registerBenchGenerate(program: Command): void {
@@ -215,6 +222,19 @@ export function registerBenchGenerate(program: Command): void {
         { option: 'topK', flag: '--top-k', ...noHistory },
         { option: 'level', flag: '--level', ...noHistory },
         { option: 'historyFormat', flag: '--history-format', ...noHistory },
+        { option: 'userOnly', flag: '--user-only', ...noHistory },
+        { option: 'contextLimit', flag: '--context-limit', ...noHistory },
+        { option: 'tokenizer', flag: '--tokenizer', ...noHistory },
+        {
+          option: 'cleanTurns',
+          flag: '--clean-turns',
+          applies:
+            flags.level === 'turn' && (flags.history === 'full' || flags.history === 'oracle'),
+          because:
+            flags.history === 'none' || flags.history === 'retrieval'
+              ? `with --history ${flags.history} (only a turn shown alone keeps has_answer: --level turn with full or oracle history)`
+              : `at --level session (only a turn shown alone keeps has_answer: --level turn with full or oracle history)`,
+        },
         {
           option: 'retrievalLog',
           flag: '--retrieval-log',
@@ -244,6 +264,7 @@ export function registerBenchGenerate(program: Command): void {
           because: 'without --abstention',
         }),
       ]);
+      requireModelName(command, 'readerModel', '--reader-model');
       const apiKey = requireApiKey();
       const { concurrency, clientOptions } = readChatClientFlags(flags);
       const integer = (name: string, raw: string | undefined) =>
@@ -275,6 +296,8 @@ export function registerBenchGenerate(program: Command): void {
         embedder = await loadEmbedder({
           modelId: flags.embeddingModel,
           ...(flags.modelsDir ? { modelsDir: flags.modelsDir } : {}),
+        }).catch((error: unknown) => {
+          throw explainMissingModel(error, '--retriever fulltext, which needs no model');
         });
       }
       let progress: Progress | undefined;

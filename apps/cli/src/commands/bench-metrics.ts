@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import {
   DEFAULT_JUDGE_MODEL,
+  falseAbstentionLine,
   type QaMetrics,
   qaMetricsLines,
   qaMetricsMarkdown,
@@ -30,7 +31,8 @@ const example = `
 Prints what the official print_qa_metrics.py prints for a judged run (accuracy per question type in
 its order, task-averaged, overall, abstention accuracy with its count) and the false-abstention
 rate: the share of answerable questions whose answer says it cannot answer (or that a detector
-replaced, when the run recorded "abstained"). --format official prints the script's own lines.
+replaced, when the run recorded "abstained"). --format official prints on stdout exactly the lines
+the script prints, and nothing else: the false-abstention rate and every note go to stderr.
 
 Examples:
   qualm bench longmemeval metrics --data longmemeval_oracle.json --run run.eval-results.jsonl
@@ -61,7 +63,7 @@ export function registerBenchMetrics(program: Command): void {
       } else {
         process.stdout.write(text);
       }
-      for (const note of scoreNotes(score)) process.stderr.write(`${note}\n`);
+      for (const note of scoreNotes(score, flags.format)) process.stderr.write(`${note}\n`);
     });
 }
 
@@ -98,9 +100,13 @@ function metricsTable(metrics: QaMetrics): string {
   ].join('\n');
 }
 
-/** Lines for stderr about what the figures rest on: the judge, and ids left out. */
-export function scoreNotes(score: RunScore): string[] {
+/**
+ * Lines for stderr about what the figures rest on: the judge, and ids left out; with the official
+ * format, also the false-abstention rate that the official lines leave out.
+ */
+export function scoreNotes(score: RunScore, format: MetricsFormat): string[] {
   const notes: string[] = [];
+  if (format === 'official') notes.push(falseAbstentionLine(score.metrics));
   const others = score.judgeModels.filter((model) => model !== DEFAULT_JUDGE_MODEL);
   if (others.length) {
     notes.push(

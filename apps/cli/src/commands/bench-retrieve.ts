@@ -17,12 +17,8 @@ import { type Command, Option } from 'commander';
 import { addRenamedModelOption } from '../chat-client-options.js';
 import { INTERRUPTED_EXIT_STATUS } from '../errors.js';
 import { interruptSignal, onForcedExit } from '../interrupt.js';
-import {
-  formatTable,
-  parseNumberOption,
-  prepareOutputFile,
-  rejectUselessFlags,
-} from '../io.js';
+import { formatTable, parseNumberOption, prepareOutputFile, rejectUselessFlags } from '../io.js';
+import { explainMissingModel } from '../model-errors.js';
 import { Progress } from '../progress.js';
 import { longmemevalCommand } from './longmemeval-group.js';
 
@@ -137,6 +133,8 @@ export function registerBenchRetrieve(program: Command): void {
         embedder = await loadEmbedder({
           modelId: options.embeddingModel,
           ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}),
+        }).catch((error: unknown) => {
+          throw explainMissingModel(error, '--retriever fulltext, which needs no model');
         });
       }
       const progress = new Progress('retrieve', undefined);

@@ -55,7 +55,7 @@ export interface CalibrationReport {
 
 /** Options of {@link calibrate}. */
 export interface CalibrationOptions {
-  /** The objective's bound on the false-abstention rate the method adds (0.01). */
+  /** The objective's bound on the false-abstention rate the method adds (0.005, the project's target). */
   maxFalseAbstentionRate?: number;
   /** Detector thresholds to try (0.50 to 1.00 by 0.01). */
   detectorThresholds?: readonly number[];
@@ -79,7 +79,7 @@ export function calibrate(
   replay: ReplayResult,
   options: CalibrationOptions = {},
 ): CalibrationReport {
-  const maxFalseAbstentionRate = options.maxFalseAbstentionRate ?? 0.01;
+  const maxFalseAbstentionRate = options.maxFalseAbstentionRate ?? 0.005;
   type Setting = { threshold: number; minScoreGap?: number };
   const gaps = options.scoreGaps ?? [0, 0.05, 0.1];
   const methods: {

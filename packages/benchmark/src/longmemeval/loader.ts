@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { looksBinary } from '@qualm/errors';
 import type { z } from 'zod';
 import { BenchmarkError, BenchmarkErrorCode } from '../errors.js';
 import { JsonArraySplitter, JsonArraySyntaxError } from './json-array-splitter.js';
@@ -17,7 +18,8 @@ import {
 
 /**
  * Opens a file as a byte stream, gunzipping it when it starts with the gzip magic bytes (so a
- * `.gz` file works under any name), with a clear error for a missing file or a directory.
+ * `.gz` file works under any name), with a clear error for a missing file, a directory, or binary
+ * data that is not gzip (an executable, an image: checked on the first 8 KB).
  */
 export async function openDataFile(path: string): Promise<Readable> {
   let isFile: boolean;
@@ -32,14 +34,22 @@ export async function openDataFile(path: string): Promise<Readable> {
     throw new BenchmarkError(BenchmarkErrorCode.INVALID_INPUT, `not a regular file: ${path}`);
   }
   const handle = await open(path, 'r');
-  const magic = Buffer.alloc(2);
+  const head = Buffer.alloc(8192);
+  let length: number;
   try {
-    await handle.read(magic, 0, 2, 0);
+    ({ bytesRead: length } = await handle.read(head, 0, head.length, 0));
   } finally {
     await handle.close();
   }
+  const gzip = length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+  if (!gzip && looksBinary(head.subarray(0, length))) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_INPUT,
+      `${path} is binary data, not JSON text (it holds NUL or control bytes)`,
+    );
+  }
   const file = createReadStream(path, { highWaterMark: 1 << 20 });
-  if (magic[0] !== 0x1f || magic[1] !== 0x8b) return file;
+  if (!gzip) return file;
   const gunzip = createGunzip({ chunkSize: 1 << 20 });
   // errors of either stream end the iteration of `gunzip` with that error
   pipeline(file, gunzip, () => {});

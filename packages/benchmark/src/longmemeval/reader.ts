@@ -14,6 +14,7 @@ import {
   type RetrievalHit,
   withAbstention,
 } from '@qualm/search-core';
+import { z } from 'zod';
 import { BenchmarkError, BenchmarkErrorCode } from '../errors.js';
 import {
   formatHistory,
@@ -46,7 +47,8 @@ import {
 } from './reader-prompts.js';
 import { sessionDocuments } from './replay.js';
 import type { ResumableRun } from './resumable-output.js';
-import { readRetrievalLog } from './retrieval-log.js';
+import type { RetrievalLevel } from './retrieval-corpus.js';
+import { type RetrievalLog, readRetrievalLog } from './retrieval-log.js';
 import { type LongMemEvalQuestion, longMemEvalQuestionKeySchema } from './schema.js';
 
 /** Options of the LongMemEval reader. */
@@ -431,16 +433,9 @@ export async function runReader(options: ReaderRunOptions): Promise<ReaderRun> {
     doneIds: output.doneIds,
     ...(options.questionIds ? { questionIds: options.questionIds } : {}),
     ...(options.limit !== undefined ? { limit: options.limit } : {}),
+    keepHaystacks: log !== undefined,
   });
-  if (log) {
-    const unranked = [...plan.pending].filter((id) => !log.rankings.has(id));
-    if (unranked.length > 0) {
-      throw new BenchmarkError(
-        BenchmarkErrorCode.INVALID_INPUT,
-        `${log.path} has no ranking for ${unranked.length} of the questions to answer (${unranked.slice(0, 5).join(', ')}${unranked.length > 5 ? ', …' : ''})`,
-      );
-    }
-  }
+  if (log) checkLogFitsData(log, plan, { dataPath: options.dataPath, level });
   let truncated = 0;
   // the one full pass: it stops once the last question to do has been read
   const pendingQuestions = async function* () {
@@ -489,6 +484,70 @@ export async function runReader(options: ReaderRunOptions): Promise<ReaderRun> {
 }
 
 /**
+ * Checks, before any request, that a retrieval log ranks the questions of the data file: every
+ * question to answer has a ranking, and every session it names is in that question's haystack
+ * (a log made from another file, such as the S file's log with the oracle file, does not fit).
+ */
+function checkLogFitsData(
+  log: RetrievalLog,
+  plan: RunPlan,
+  options: { dataPath: string; level: RetrievalLevel },
+): void {
+  const unfit: { id: string; session: string }[] = [];
+  const unranked: string[] = [];
+  for (const id of plan.pending) {
+    const ranking = log.rankings.get(id);
+    if (ranking === undefined) {
+      unranked.push(id);
+      continue;
+    }
+    const haystack = new Set(plan.haystacks.get(id) ?? []);
+    for (const rankedId of ranking) {
+      const session = rankedSession(rankedId, options.level);
+      if (!haystack.has(session)) {
+        unfit.push({ id, session: rankedId });
+        break;
+      }
+    }
+  }
+  const both = `${log.path} and ${options.dataPath}`;
+  if (unfit.length > 0) {
+    const first = unfit[0]!;
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_INPUT,
+      `${both} do not fit: the log ranks sessions that are not in the data's haystacks for ${unfit.length} of ${plan.pending.size} questions (first ${first.id}: "${first.session}"); give --data the file the log was made from`,
+    );
+  }
+  if (unranked.length > 0) {
+    throw new BenchmarkError(
+      BenchmarkErrorCode.INVALID_INPUT,
+      `${both} do not fit: the log has no ranking for ${unranked.length} of the questions to answer (${unranked.slice(0, 5).join(', ')}${unranked.length > 5 ? ', …' : ''})`,
+    );
+  }
+}
+
+// the session a ranked corpus id belongs to: the id itself, or <session>_<turn> less the turn
+function rankedSession(rankedId: string, level: RetrievalLevel): string {
+  const id = rankedId.replaceAll('noans_', 'answer_');
+  if (level === 'session') return id;
+  const cut = id.lastIndexOf('_');
+  return cut === -1 ? id : id.slice(0, cut);
+}
+
+/** What a resumable run has to do. */
+interface RunPlan {
+  pending: Set<string>;
+  alreadyDone: number;
+  missingIds: string[];
+  /** With `keepHaystacks`: the haystack session ids of each selected question. */
+  haystacks: Map<string, string[]>;
+}
+
+const questionHaystackSchema = longMemEvalQuestionKeySchema.extend({
+  haystack_session_ids: z.array(z.string()),
+});
+
+/**
  * Which questions of a data file a resumable run still has to do, from the ids and types alone
  * (the records are not validated in full here; the pass that answers them does that).
  */
@@ -497,7 +556,8 @@ async function planRun(options: {
   doneIds: ReadonlySet<string>;
   questionIds?: readonly string[];
   limit?: number;
-}): Promise<{ pending: Set<string>; alreadyDone: number; missingIds: string[] }> {
+  keepHaystacks?: boolean;
+}): Promise<RunPlan> {
   if (options.limit !== undefined && (!Number.isInteger(options.limit) || options.limit < 1)) {
     throw new BenchmarkError(
       BenchmarkErrorCode.INVALID_CONFIG,
@@ -507,14 +567,19 @@ async function planRun(options: {
   const wanted = options.questionIds ? new Set(options.questionIds) : undefined;
   const found = new Set<string>();
   const selected: string[] = [];
+  const haystacks = new Map<string, string[]>();
   for await (const question of streamLongMemEvalRecords(
     options.dataPath,
-    longMemEvalQuestionKeySchema,
+    options.keepHaystacks ? questionHaystackSchema : longMemEvalQuestionKeySchema,
   )) {
     const id = question.question_id;
     if (wanted && !wanted.has(id)) continue;
     found.add(id);
-    if (options.limit === undefined || selected.length < options.limit) selected.push(id);
+    if (options.limit === undefined || selected.length < options.limit) {
+      selected.push(id);
+      if ('haystack_session_ids' in question)
+        haystacks.set(id, question.haystack_session_ids as string[]);
+    }
   }
   if (selected.length === 0) {
     throw new BenchmarkError(
@@ -529,6 +594,7 @@ async function planRun(options: {
     pending,
     alreadyDone: selected.length - pending.size,
     missingIds: wanted ? [...wanted].filter((id) => !found.has(id)) : [],
+    haystacks,
   };
 }
 

@@ -83,11 +83,18 @@ export async function writeLongMemEvalReport(
   const names = runNames(options.runPaths);
   const runs: ReportRun[] = [];
   for (const [index, path] of options.runPaths.entries()) {
-    const score = scoreEvalResults(await readEvalResults(path), questionTypes);
+    const entries = await readEvalResults(path);
+    if (entries.length === 0) {
+      throw new BenchmarkError(
+        BenchmarkErrorCode.NOTHING_TO_DO,
+        `${path} holds no judged answers: each line should be {"question_id", "hypothesis", "autoeval_label"}`,
+      );
+    }
+    const score = scoreEvalResults(entries, questionTypes);
     if (score.metrics.n === 0) {
       throw new BenchmarkError(
-        BenchmarkErrorCode.INVALID_INPUT,
-        `${path}: none of its question ids is in ${options.dataPath}; is it a run on another data file?`,
+        BenchmarkErrorCode.NOTHING_TO_DO,
+        `none of the ${entries.length} question ids of ${path} is in ${options.dataPath} (first: ${entries[0]?.question_id}); is it a run on another data file?`,
       );
     }
     runs.push({

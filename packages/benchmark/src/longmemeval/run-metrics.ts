@@ -211,8 +211,8 @@ const round4 = (value: number | null) =>
  * The metrics in the words of the official `print_qa_metrics.py`: each of the six types in its
  * order with accuracy and count (`nan (0)` for a type with no question, as numpy prints it),
  * task-averaged (`nan` when a type has no question), overall, abstention accuracy with its count,
- * each rounded as `round(np.float64, 4)` rounds (half to even: 5/32 prints 0.1562), then the
- * false-abstention rate, which the official script does not print.
+ * each rounded as `round(np.float64, 4)` rounds (half to even: 5/32 prints 0.1562): exactly the
+ * script's lines, nothing more ({@link falseAbstentionLine} has the rate it does not print).
  */
 export function qaMetricsText(metrics: QaMetrics): string {
   const lines = ['', 'Evaluation results by task:'];
@@ -225,9 +225,16 @@ export function qaMetricsText(metrics: QaMetrics): string {
     `Task-averaged Accuracy: ${round4(metrics.taskAveraged)}`,
     `Overall Accuracy: ${round4(metrics.n ? metrics.overall : null)}`,
     `Abstention Accuracy: ${metrics.abstention.n ? round4(metrics.abstention.accuracy) : 'nan'} (${metrics.abstention.n})`,
-    `False-abstention Rate: ${round4(metrics.falseAbstentionRate)} (${metrics.falseAbstentions}/${metrics.n - metrics.abstention.n})`,
   );
   return lines.join('\n');
+}
+
+/**
+ * The false-abstention rate in the style of {@link qaMetricsText}: the share of answerable
+ * questions whose answer says it cannot answer, which the official script does not print.
+ */
+export function falseAbstentionLine(metrics: QaMetrics): string {
+  return `False-abstention Rate: ${round4(metrics.falseAbstentionRate)} (${metrics.falseAbstentions}/${metrics.n - metrics.abstention.n})`;
 }
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;

@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { SearchCoreError, SearchCoreErrorCode } from '../errors.js';
+import { type MissingModel, SearchCoreError, SearchCoreErrorCode } from '../errors.js';
 
 /** Weight formats transformers.js can load; each reads its own file (`q8` → `model_quantized.onnx`). */
 export const MODEL_DTYPES = ['fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4', 'q4f16', 'bnb4'] as const;
@@ -151,13 +151,33 @@ async function exists(file: string): Promise<boolean> {
   }
 }
 
-function howToProvide(resolved: ResolvedModelOptions, folder: string): string {
+function modelFiles(resolved: ResolvedModelOptions): string[] {
   const weights = `onnx/model${DTYPE_FILE_SUFFIX[resolved.dtype]}.onnx`;
+  return ['config.json', 'tokenizer.json', 'tokenizer_config.json', weights];
+}
+
+function howToProvide(resolved: ResolvedModelOptions, folder: string): string {
   return (
-    `put the files of https://huggingface.co/${resolved.modelId} (config.json, tokenizer.json, ` +
-    `tokenizer_config.json, ${weights}) in ${folder}, or allow remote loading ` +
-    '(allowRemoteModels: true) on a machine that can reach the Hugging Face hub'
+    `put the files of https://huggingface.co/${resolved.modelId} (${modelFiles(resolved).join(', ')}) ` +
+    `in ${folder}, or allow remote loading (allowRemoteModels: true) on a machine that can reach ` +
+    'the Hugging Face hub'
   );
+}
+
+function missingModel(
+  resolved: ResolvedModelOptions,
+  folder: string,
+  what: string,
+  downloadFailure?: string,
+): MissingModel {
+  return {
+    what,
+    modelId: resolved.modelId,
+    folder,
+    folderGiven: resolved.modelsDir !== undefined,
+    files: modelFiles(resolved),
+    ...(downloadFailure !== undefined ? { downloadFailure } : {}),
+  };
 }
 
 // transformers.js reads a hub-style id under the local root and any other id as a path
@@ -181,6 +201,7 @@ async function checkLocalFiles(
         SearchCoreErrorCode.MODEL_NOT_FOUND,
         `${what} "${resolved.modelId}" not found: ${path.join(folder, file)} does not exist and ` +
           `remote loading is off; ${howToProvide(resolved, folder)}`,
+        { missingModel: missingModel(resolved, folder, what) },
       );
     }
   }
@@ -218,25 +239,29 @@ function isNetworkFailure(error: unknown): boolean {
   });
 }
 
-function loadError(error: unknown, resolved: ResolvedModelOptions, what: string): SearchCoreError {
+// the folder searched is the models folder, else transformers.js's own local model path
+function loadError(
+  error: unknown,
+  resolved: ResolvedModelOptions,
+  what: string,
+  localRoot: string,
+): SearchCoreError {
   const message = error instanceof Error ? error.message : String(error);
-  const folder = resolved.modelsDir
-    ? localFolder(resolved.modelId, resolved.modelsDir)
-    : `$QUALM_MODELS_DIR/${resolved.modelId}`;
+  const folder = localFolder(resolved.modelId, localRoot);
   if (isNetworkFailure(error)) {
+    const failure = [...causes(error)].map((current) => current.message).join(': ');
     return new SearchCoreError(
       SearchCoreErrorCode.MODEL_NOT_FOUND,
       `${what} "${resolved.modelId}" is not in ${folder} and could not be downloaded ` +
-        `(${[...causes(error)].map((current) => current.message).join(': ')}); ` +
-        howToProvide(resolved, folder),
-      { cause: error },
+        `(${failure}); ${howToProvide(resolved, folder)}`,
+      { cause: error, missingModel: missingModel(resolved, folder, what, failure) },
     );
   }
   if (/not found locally|could not locate file|404|401|unauthorized/i.test(message)) {
     return new SearchCoreError(
       SearchCoreErrorCode.MODEL_NOT_FOUND,
-      `${what} "${resolved.modelId}" could not be found (${message}); ${howToProvide(resolved, folder)}`,
-      { cause: error },
+      `${what} "${resolved.modelId}" could not be found in ${folder} (${message}); ${howToProvide(resolved, folder)}`,
+      { cause: error, missingModel: missingModel(resolved, folder, what, message) },
     );
   }
   return new SearchCoreError(
@@ -285,7 +310,7 @@ export function loadTransformersPipeline(
           ...(resolved.cacheDir === undefined ? {} : { cache_dir: resolved.cacheDir }),
         });
       } catch (error) {
-        throw loadError(error, resolved, what);
+        throw loadError(error, resolved, what, localRoot ?? env.localModelPath);
       } finally {
         Object.assign(env, previous);
       }
