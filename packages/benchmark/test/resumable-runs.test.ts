@@ -132,7 +132,7 @@ describe('scoring and replaying runs with nothing to score', () => {
     const binary = join(folder.path, 'run.bin');
     await writeFile(binary, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 0]));
     await expect(scoreRunFile(binary, await data())).rejects.toThrow(
-      `${binary} is binary data, not JSON Lines or a JSON array`,
+      `${binary} is binary data, not JSON text`,
     );
   });
 

@@ -263,7 +263,10 @@ describe('readVerificationItems', () => {
         '{"id": "a", "question": "x"}\n{"id": "a", "question": "y"}\n',
         ':2 id "a" was already used on line 1',
       ],
-      ['{"id": "a"}\n', ':1 question: '],
+      ['{"id": "a"}\n', ':1 has no "question"'],
+      ['{"question": "x"}\n', ':1 has no "id" (each line needs "id" and "question")'],
+      ['{"id": true, "question": "x"}\n', ':1 id: must be a non-empty string or a number'],
+      ['{"id": "a", "question": ""}\n', ':1 question: must not be empty'],
       ['[1, 2]\n', ':1 is not a JSON object'],
       ['{"id": "a", "question": "x"\n', ':1 is not valid JSON'],
       ['\n\n', ' holds no items'],
@@ -342,6 +345,81 @@ describe('runVerificationBatch', () => {
         .map((line) => line.id)
         .sort(),
     ).toEqual(['fr', 'it', 'jp']);
+  });
+
+  it('writes a result that ended in an error with it, does not count it as done, and a rerun replaces its line', async () => {
+    // the parser never fits the schema for Tokyo; the abstention check errors for Rome (fail-safe);
+    // re-asks included, since the whole conversation is read
+    const badReplies = (body: Parameters<typeof callKind>[0]) => {
+      const kind = callKind(body);
+      const text = (body?.messages ?? []).map((message) => String(message.content)).join('\n');
+      if (kind === 'abstention') {
+        return text.includes('Rome')
+          ? { content: 'no idea' }
+          : { json: { reasoning: 'commits', abstained: false } };
+      }
+      return text.includes('Tokyo') ? { json: { town: 'Tokyo' } } : { json: parse(text) };
+    };
+    server = await startChatServer({ handler: badReplies });
+    const out = join(directory, 'judged.jsonl');
+    const options = {
+      items,
+      judge: testClient(server.baseURL, { structuredOutput: 'text' }),
+      template: capitalTemplate,
+      config: VerificationConfig.fromOverrides({ abstention: true }),
+      out,
+    };
+    const first = await runVerificationBatch(options);
+    expect(first.written).toBe(3);
+    expect(first.failures).toEqual([]);
+    expect(first.errored.map((entry) => entry.id).sort()).toEqual(['it', 'jp']);
+    expect(first.errored.find((entry) => entry.id === 'jp')).toMatchObject({
+      code: 'INVALID_RESPONSE',
+      kind: 'failed',
+    });
+    expect(first.summary.errors).toBe(1);
+    expect(first.summary.checkErrors).toBe(1);
+
+    server.setHandler((body) =>
+      callKind(body) === 'abstention'
+        ? { json: { reasoning: 'commits', abstained: false } }
+        : { json: parse(lastUserText(body)) },
+    );
+    const second = await runVerificationBatch(options);
+    expect(second.alreadyDone).toBe(1);
+    expect(second.written).toBe(2);
+    expect(second.errored).toEqual([]);
+    const lines = linesOf(out);
+    // one line per id: the errored lines were replaced, not appended beside
+    expect(lines.map((line) => line.id).sort()).toEqual(['fr', 'it', 'jp']);
+    expect(lines.every((line) => line.error === null && line.abstentionError === null)).toBe(true);
+    expect(second.summary).toMatchObject({ total: 3, errors: 0, checkErrors: 0 });
+
+    const third = await runVerificationBatch(options);
+    expect(third).toMatchObject({ alreadyDone: 3, written: 0 });
+  });
+
+  it('keeps the errored lines of ids this input does not hold', async () => {
+    server = await startChatServer({ handler: () => ({ json: { town: 'nowhere' } }) });
+    // every reply misses the schema, re-asks included
+    const out = join(directory, 'judged.jsonl');
+    const judge = testClient(server.baseURL, { structuredOutput: 'text' });
+    await runVerificationBatch({ items, judge, template: capitalTemplate, out });
+    expect(linesOf(out)).toHaveLength(3);
+    server.setHandler((body) => ({ json: parse(lastUserText(body)) }));
+    const second = await runVerificationBatch({
+      items: items.slice(0, 1),
+      judge,
+      template: capitalTemplate,
+      out,
+    });
+    expect(second.written).toBe(1);
+    const lines = linesOf(out);
+    expect(lines.map((line) => line.id).sort()).toEqual(['fr', 'it', 'jp']);
+    expect(lines.filter((line) => line.error !== null).map((line) => line.id).sort()).toEqual([
+      'it',
+      'jp',
+    ]);
   });
 
   it('returns the results in input order without an output', async () => {

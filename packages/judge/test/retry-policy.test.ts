@@ -397,6 +397,42 @@ describe('endpoint URL', () => {
     expect(error.attempts).toBe(1);
   });
 
+  it('checkEndpoint passes, without retrying, an endpoint whose GET /models answers 5xx with an HTML page', async () => {
+    const page = `<!DOCTYPE html>\n<html><head><title>501 Not Implemented</title></head>\n<body>${'<p>padding</p>\n'.repeat(200)}</body></html>`;
+    for (const status of [501, 503]) {
+      server = await startChatServer({ modelsReply: { fault: 'raw', status, body: page } });
+      const started = performance.now();
+      const client = testClient(server.baseURL, { backoff: { baseDelayMs: 1_000, jitter: 0 } });
+      await expect(client.checkEndpoint()).resolves.toBeUndefined();
+      expect(server.requests.filter((request) => request.path === '/v1/models')).toHaveLength(1);
+      expect(performance.now() - started).toBeLessThan(900);
+      await server.close();
+    }
+    server = undefined;
+  });
+
+  it('a rejected key on GET /models names the check', async () => {
+    server = await startChatServer({
+      modelsReply: { fault: 'status', status: 401, message: 'bad key' },
+    });
+    const error = await failure(testClient(server.baseURL).checkEndpoint());
+    expect(error.code).toBe(JudgeErrorCode.AUTHENTICATION_FAILED);
+    expect(error.message).toContain(`GET ${server.baseURL}/models`);
+    expect(error.message).toContain('bad key');
+  });
+
+  it("an HTML error page becomes one short line of the server's message", async () => {
+    const page = `<html>\n<head><title>502 Bad Gateway</title></head>\n<body>${'<p>upstream</p>\n'.repeat(300)}</body></html>`;
+    server = await startChatServer({ handler: () => ({ fault: 'raw', status: 502, body: page }) });
+    const error = await failure(
+      testClient(server.baseURL, { maxAttempts: 1 }).complete(question),
+    );
+    expect(error.code).toBe(JudgeErrorCode.ENDPOINT_UNAVAILABLE);
+    expect(error.message).toContain('(502): 502 Bad Gateway');
+    expect(error.message).not.toContain('\n');
+    expect(error.message.length).toBeLessThan(300);
+  });
+
   it('checkEndpoint passes an endpoint without GET /models that answers chat completions', async () => {
     server = await startChatServer({ models: [] });
     const client = testClient(`${server.url}/openai/v1`);
