@@ -109,7 +109,7 @@ describe('qualm abstain', () => {
     ]);
     expect(threshold.code).toBe(2);
     expect(threshold.stderr).toContain(
-      '--abstention-threshold must be a number >= 0 <= 1, got "high"',
+      '--abstention-threshold must be a number from 0 to 1, got "high"',
     );
   });
 
@@ -134,7 +134,27 @@ describe('qualm abstain', () => {
       join(folder, 'no-models'),
     ]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^qualm: .*pass --no-nli\)\n$/);
-    expect(result.stderr.split('\n').length).toBe(2);
+    const folderSearched = join(folder, 'no-models', 'Xenova', 'nli-deberta-v3-xsmall');
+    expect(result.stderr).toBe(
+      `qualm: NLI model "Xenova/nli-deberta-v3-xsmall" not found: searched ${folderSearched}; put its files (config.json, tokenizer.json, tokenizer_config.json, onnx/model.onnx) in DIR/Xenova/nli-deberta-v3-xsmall/ and give --models-dir DIR (or set QUALM_MODELS_DIR=DIR), or pass --no-nli to skip layer 2\n`,
+    );
+  });
+
+  it('names the folder it searched when neither --models-dir nor QUALM_MODELS_DIR is set, and no option of the library', async () => {
+    const result = await qualm(
+      ['abstain', '--question', 'Where?', '--answer', 'Porto.', '--context', 'We moved to Porto.'],
+      // no network here: the download fails at once
+      {
+        QUALM_MODELS_DIR: undefined,
+        HTTPS_PROXY: 'http://127.0.0.1:9',
+        https_proxy: 'http://127.0.0.1:9',
+      },
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^qualm: NLI model "Xenova\/nli-deberta-v3-xsmall" not found: searched \/\S+\/Xenova\/nli-deberta-v3-xsmall \(the default: neither --models-dir nor \$QUALM_MODELS_DIR is set\), and it could not be downloaded \(.+\); put its files .* give --models-dir DIR .*, or pass --no-nli to skip layer 2\n$/,
+    );
+    expect(result.stderr).not.toContain('allowRemoteModels');
+    expect(result.stderr).not.toContain('$QUALM_MODELS_DIR/');
   });
 });

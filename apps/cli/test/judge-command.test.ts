@@ -340,7 +340,7 @@ describe('qualm judge', () => {
     writeFileSync(broken, '{"id": "a", "question": "q"}\n{"id": "b", "response": "r"}\n');
     const result = await qualm(judgeArgs([], broken));
     expect(result.stderr).toBe(
-      `qualm: ${broken}:2 question: Invalid input: expected string, received undefined\n`,
+      `qualm: ${broken}:2 has no "question" (each line needs "id" and "question")\n`,
     );
   });
 

@@ -196,7 +196,7 @@ describe('qualm validate', () => {
     expect(JSON.parse(short.stdout).signals).toEqual([]);
     const bad = await qualm(['validate', '-', '--min-length', 'many'], {}, { input: 'Canberra.' });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--min-length must be an integer >= 0, got "many"');
+    expect(bad.stderr).toContain('--min-length must be an integer of at least 0, got "many"');
   });
 
   it('exits 1 with --fail-on-escalate when a response escalates, 0 otherwise', async () => {

@@ -380,7 +380,13 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
         );
       } catch (error) {
         if (!(error instanceof JudgeError)) throw error;
-        if (error.code === JudgeErrorCode.ABORTED) throw error;
+        // aborted, or a URL that cannot work (its message names the URL): as it is
+        if (
+          error.code === JudgeErrorCode.ABORTED ||
+          error.code === JudgeErrorCode.INVALID_ENDPOINT
+        ) {
+          throw error;
+        }
         // GET /models is not what a run needs: an endpoint that lacks it (4xx, 501), fails it
         // (5xx) or answers it with something else still may answer chat completions, which decide
         if (

@@ -416,10 +416,12 @@ describe('runVerificationBatch', () => {
     expect(second.written).toBe(1);
     const lines = linesOf(out);
     expect(lines.map((line) => line.id).sort()).toEqual(['fr', 'it', 'jp']);
-    expect(lines.filter((line) => line.error !== null).map((line) => line.id).sort()).toEqual([
-      'it',
-      'jp',
-    ]);
+    expect(
+      lines
+        .filter((line) => line.error !== null)
+        .map((line) => line.id)
+        .sort(),
+    ).toEqual(['it', 'jp']);
   });
 
   it('returns the results in input order without an output', async () => {

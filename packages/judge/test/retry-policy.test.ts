@@ -424,9 +424,7 @@ describe('endpoint URL', () => {
   it("an HTML error page becomes one short line of the server's message", async () => {
     const page = `<html>\n<head><title>502 Bad Gateway</title></head>\n<body>${'<p>upstream</p>\n'.repeat(300)}</body></html>`;
     server = await startChatServer({ handler: () => ({ fault: 'raw', status: 502, body: page }) });
-    const error = await failure(
-      testClient(server.baseURL, { maxAttempts: 1 }).complete(question),
-    );
+    const error = await failure(testClient(server.baseURL, { maxAttempts: 1 }).complete(question));
     expect(error.code).toBe(JudgeErrorCode.ENDPOINT_UNAVAILABLE);
     expect(error.message).toContain('(502): 502 Bad Gateway');
     expect(error.message).not.toContain('\n');

@@ -7,7 +7,7 @@ import {
   detectorFlagRules,
 } from '../detector-options.js';
 import { CliError, CliErrorCode } from '../errors.js';
-import { readText, rejectUselessFlags } from '../io.js';
+import { parseNumberOption, readText, rejectUselessFlags } from '../io.js';
 
 interface AbstainOptions extends DetectorFlags {
   question: string;
@@ -61,6 +61,13 @@ export function registerAbstain(program: Command): void {
           because: 'with --no-nli',
         },
       ]);
+      // a bad option value is named before anything else
+      if (options.abstentionThreshold !== undefined) {
+        parseNumberOption('--abstention-threshold', options.abstentionThreshold, {
+          min: 0,
+          max: 1,
+        });
+      }
       if (options.question.trim() === '') {
         throw new CliError(
           CliErrorCode.NOTHING_TO_DO,
