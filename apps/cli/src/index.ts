@@ -36,9 +36,9 @@ Models are named by what they do: judge --judge-model, bench longmemeval generat
 --reader-model, evaluate --judge-model, retrieve --embedding-model (each replaces --model).
 
 Exit status: 0 done; 1 a gate fired (validate --fail-on-escalate, abstain saying to abstain) or
-items failed on the way (a rerun retries them); 2 bad input, options or set-up (one line on
-stderr says which); 130 interrupted with Ctrl-C (a rerun of a resumable run continues it); 70 a
-bug.
+items failed on the way or ended in errors (a rerun retries them); 2 bad input, options or set-up,
+nothing to do included (one line on stderr says which); 130 interrupted with Ctrl-C (a rerun of a
+resumable run continues it); 70 a bug.
 
 Examples:
   qualm validate answers.jsonl --jsonl --id-field id --summary
