@@ -40,10 +40,26 @@ export interface ChatServerUsage {
   completion_tokens?: number;
 }
 
-/** A successful reply: text content, or a JSON value sent as the message content. */
+/**
+ * A successful reply: text content, or a JSON value sent as the message content. A request with
+ * `stream: true` gets it as server-sent events, one per piece of `streamChunks` (default: one per
+ * word).
+ */
 export type ChatServerAnswer =
-  | { content: string; usage?: ChatServerUsage; finishReason?: string; delayMs?: number }
-  | { json: unknown; usage?: ChatServerUsage; finishReason?: string; delayMs?: number };
+  | {
+      content: string;
+      usage?: ChatServerUsage;
+      finishReason?: string;
+      delayMs?: number;
+      streamChunks?: readonly string[];
+    }
+  | {
+      json: unknown;
+      usage?: ChatServerUsage;
+      finishReason?: string;
+      delayMs?: number;
+      streamChunks?: readonly string[];
+    };
 
 /** A reply that misbehaves on purpose. */
 export type ChatServerFault =
@@ -125,7 +141,7 @@ const defaultHandler: ChatServerHandler = () => ({ content: 'ok' });
 
 /**
  * Starts a real HTTP server on 127.0.0.1 with an ephemeral port that speaks the OpenAI
- * chat-completions protocol (non-streaming) and answers as the handler scripts it.
+ * chat-completions protocol (plain and streamed) and answers as the handler scripts it.
  */
 export async function startChatServer(options: ChatServerOptions = {}): Promise<ChatServer> {
   let handler = options.handler ?? defaultHandler;
@@ -227,6 +243,30 @@ export async function startChatServer(options: ChatServerOptions = {}): Promise<
       .join('\n');
     const promptTokens = reply.usage?.prompt_tokens ?? estimateTokens(promptText);
     const completionTokens = reply.usage?.completion_tokens ?? estimateTokens(content);
+    const usage = {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+    };
+    if (body.stream === true) {
+      const pieces = reply.streamChunks ?? content.match(/\S+\s*|\s+/g) ?? [];
+      const chunk = (delta: Record<string, unknown>, finishReason: string | null) => ({
+        id: `chatcmpl-${record.index}`,
+        object: 'chat.completion.chunk',
+        created: Math.floor(Date.now() / 1000),
+        model: body.model ?? models[0] ?? 'test-model',
+        choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }],
+      });
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      const send = (value: unknown) => response.write(`data: ${JSON.stringify(value)}\n\n`);
+      send(chunk({ role: 'assistant', content: '' }, null));
+      for (const piece of pieces) send(chunk({ content: piece }, null));
+      send(chunk({}, reply.finishReason ?? 'stop'));
+      const streamOptions = body.stream_options as { include_usage?: boolean } | undefined;
+      if (streamOptions?.include_usage) send({ ...chunk({}, null), choices: [], usage });
+      response.end('data: [DONE]\n\n');
+      return;
+    }
     sendJson(response, 200, {
       id: `chatcmpl-${record.index}`,
       object: 'chat.completion',
@@ -240,11 +280,7 @@ export async function startChatServer(options: ChatServerOptions = {}): Promise<
           logprobs: null,
         },
       ],
-      usage: {
-        prompt_tokens: promptTokens,
-        completion_tokens: completionTokens,
-        total_tokens: promptTokens + completionTokens,
-      },
+      usage,
     });
   }
 

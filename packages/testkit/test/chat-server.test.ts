@@ -55,6 +55,40 @@ describe('loopback chat-completions server', () => {
     expect(JSON.parse(body.choices[0]?.message.content ?? '')).toEqual({ answer: 4 });
   });
 
+  it('streams a reply as server-sent events, in the pieces it was given, with usage on request', async () => {
+    server = await startChatServer({
+      handler: () => ({
+        content: 'two plus two is four',
+        streamChunks: ['two pl', 'us two is', ' four'],
+      }),
+    });
+    const response = await post(server, {
+      ...question,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const events = (await response.text())
+      .split('\n\n')
+      .filter(Boolean)
+      .map((event) => event.replace(/^data: /, ''));
+    expect(events.at(-1)).toBe('[DONE]');
+    const chunks = events.slice(0, -1).map(
+      (event) =>
+        JSON.parse(event) as {
+          choices: { delta: { content?: string }; finish_reason: string | null }[];
+          usage?: { total_tokens: number };
+        },
+    );
+    expect(
+      chunks.flatMap((chunk) => chunk.choices.map((choice) => choice.delta.content ?? '')),
+    ).toEqual(['', 'two pl', 'us two is', ' four', '']);
+    expect(
+      chunks.flatMap((chunk) => chunk.choices.map((choice) => choice.finish_reason)),
+    ).toContain('stop');
+    expect(chunks.at(-1)?.usage?.total_tokens).toBeGreaterThan(0);
+  });
+
   it('records every request in order with its temperature, response_format and prompts', async () => {
     server = await startChatServer({ handler: (body) => ({ content: String(body.temperature) }) });
     const format = { type: 'json_schema', json_schema: { name: 'answer', schema: {} } };

@@ -1,0 +1,66 @@
+import type { QualmMetadata } from './metadata.js';
+
+const marker = Symbol.for('qualm.error');
+
+/** Error codes of @qualm/ai-sdk. */
+export const AiSdkErrorCode = {
+  /** An option of `qualmMiddleware` is missing, of the wrong kind or inconsistent. */
+  INVALID_OPTIONS: 'INVALID_OPTIONS',
+  /** `providerOptions.qualm` of a call is not what the middleware reads. */
+  INVALID_INPUT: 'INVALID_INPUT',
+  /** Evidence was given but no abstention detector is configured or installed. */
+  ABSTENTION_UNAVAILABLE: 'ABSTENTION_UNAVAILABLE',
+  /** The answer was flagged and the policy is `throw`. */
+  ANSWER_FLAGGED: 'ANSWER_FLAGGED',
+} as const;
+
+/** One of the codes in {@link AiSdkErrorCode}. */
+export type AiSdkErrorCode = (typeof AiSdkErrorCode)[keyof typeof AiSdkErrorCode];
+
+/** A problem raised on purpose by @qualm/ai-sdk, with a code and a message fit to print. */
+export class AiSdkError extends Error {
+  override readonly name: string = 'AiSdkError';
+  readonly code: AiSdkErrorCode;
+
+  constructor(code: AiSdkErrorCode, message: string, options: { cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.code = code;
+    Object.defineProperty(this, marker, { value: true });
+  }
+
+  /** Whether a value is an AiSdkError, also one from another installed copy of the package. */
+  static isInstance(value: unknown): value is AiSdkError {
+    return typeof value === 'object' && value !== null && marker in value && 'code' in value;
+  }
+}
+
+/**
+ * Thrown by the `throw` policy when an answer is flagged: from `generateText` and
+ * `generateObject`, and as the error of a stream after its last text part. Carries the assessment
+ * and the answer's text.
+ */
+export class FlaggedAnswerError extends AiSdkError {
+  override readonly name = 'FlaggedAnswerError';
+  /** What qualm found: the same object `providerMetadata.qualm` holds under other policies. */
+  readonly assessment: QualmMetadata;
+  /** The text of the flagged answer. */
+  readonly text: string;
+
+  constructor(assessment: QualmMetadata, text: string) {
+    super(AiSdkErrorCode.ANSWER_FLAGGED, `the answer was flagged: ${flagSummary(assessment)}`);
+    this.assessment = assessment;
+    this.text = text;
+  }
+
+  /** Whether a value is a FlaggedAnswerError, also one from another installed copy. */
+  static override isInstance(value: unknown): value is FlaggedAnswerError {
+    return AiSdkError.isInstance(value) && value.code === AiSdkErrorCode.ANSWER_FLAGGED;
+  }
+}
+
+function flagSummary(assessment: QualmMetadata): string {
+  const parts: string[] = [];
+  if (assessment.shouldEscalate) parts.push(assessment.reason);
+  if (assessment.abstention?.shouldAbstain) parts.push(assessment.abstention.details);
+  return parts.join('; ');
+}
