@@ -1,0 +1,10 @@
+export {
+  type AssertionContext,
+  type GradingResult,
+  gradeAbstention,
+  gradeAnswer,
+  type IsNotAbstentionOptions,
+  isNotAbstention,
+  type NotEscalatedOptions,
+  notEscalated,
+} from './assertions.js';
