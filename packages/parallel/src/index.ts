@@ -1,0 +1,17 @@
+export {
+  type ChunkOutcome,
+  type LineOptions,
+  lineShape,
+  readLine,
+  type ValidatedRow,
+  validateChunk,
+} from './chunk.js';
+export { ParallelError, ParallelErrorCode } from './errors.js';
+export {
+  defaultWorkers,
+  type ValidatedChunk,
+  type ValidateJsonLinesOptions,
+  validateJsonLines,
+} from './pool.js';
+export { type ResponseId, type ValidationRecord, validationRecord } from './record.js';
+export { packFlags, SummaryAccumulator } from './summary.js';

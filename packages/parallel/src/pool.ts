@@ -1,0 +1,210 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { createValidator, type ValidatorOptions } from '@qualm/validator';
+import { Piscina } from 'piscina';
+import { type ChunkOutcome, type LineOptions, validateChunk } from './chunk.js';
+import { ParallelError, ParallelErrorCode } from './errors.js';
+import type { WorkerSetup, WorkerTask } from './worker.js';
+
+/** Options of {@link validateJsonLines}. */
+export interface ValidateJsonLinesOptions extends LineOptions {
+  /** Validator options: plain data (patterns as sources), since they travel to the workers. */
+  validator?: ValidatorOptions;
+  /**
+   * Threads that validate (default: the machine's cores). 1 validates on the calling thread; an
+   * input that fits in one chunk is validated there too, without starting threads.
+   */
+  workers?: number;
+  /** Bytes of input per task (default 1 MiB); a line longer than this makes its chunk longer. */
+  chunkBytes?: number;
+  /** The input's name in error messages (default `input`). */
+  source?: string;
+}
+
+/** One validated chunk, in input order, with line numbers counted over the whole input. */
+export interface ValidatedChunk extends ChunkOutcome {
+  /** Bytes of input the chunk held. */
+  bytes: number;
+}
+
+const DEFAULT_CHUNK_BYTES = 1024 * 1024;
+const NEWLINE = 0x0a;
+
+/** The machine's cores, the default number of workers. */
+export function defaultWorkers(): number {
+  return availableParallelism();
+}
+
+/**
+ * Validates a JSON Lines input (bytes, as a file stream gives them) on a pool of worker threads and
+ * yields each chunk's results in input order. Memory stays bounded: at most two chunks per worker
+ * are read ahead. Every number of workers gives the same results, byte for byte. The first line
+ * that is not valid (unless `skipInvalid`) ends the run with an INVALID_INPUT error naming
+ * `source:line`, after the chunk that holds the lines before it.
+ */
+export async function* validateJsonLines(
+  input: AsyncIterable<Uint8Array | string>,
+  options: ValidateJsonLinesOptions = {},
+): AsyncGenerator<ValidatedChunk> {
+  const workers = options.workers ?? defaultWorkers();
+  const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
+  if (!Number.isInteger(workers) || workers < 1) {
+    throw new ParallelError(
+      ParallelErrorCode.INVALID_OPTIONS,
+      `workers must be a whole number of at least 1, got ${String(workers)}`,
+    );
+  }
+  if (!Number.isInteger(chunkBytes) || chunkBytes < 1) {
+    throw new ParallelError(
+      ParallelErrorCode.INVALID_OPTIONS,
+      `chunkBytes must be a whole number of at least 1, got ${String(chunkBytes)}`,
+    );
+  }
+  const source = options.source ?? 'input';
+  const lineOptions: LineOptions = {
+    field: options.field ?? 'response',
+    ...(options.idField !== undefined ? { idField: options.idField } : {}),
+    skipInvalid: options.skipInvalid ?? false,
+    output: options.output ?? 'jsonl',
+  };
+  // the calling thread's validator also checks the options before any thread starts
+  const validator = createValidator(options.validator);
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  const encoder = new TextEncoder();
+  const inline = (task: WorkerTask): ChunkOutcome =>
+    validateChunk(validator, decoder.decode(task.bytes), { ...lineOptions, last: task.last });
+
+  let pool: Piscina | undefined;
+  let poolFailure: Promise<never> | undefined;
+  const pending: Promise<ChunkOutcome>[] = [];
+  const sizes: number[] = [];
+  let linesBefore = 0;
+
+  const dispatch = (task: WorkerTask) => {
+    sizes.push(task.bytes.byteLength);
+    // one worker is this thread; so is an input that fits in one chunk (no thread is started)
+    if (workers === 1 || (task.last && pool === undefined)) {
+      pending.push(Promise.resolve(inline(task)));
+      return;
+    }
+    if (pool === undefined) {
+      pool = new Piscina({
+        filename: workerFile(),
+        minThreads: workers,
+        maxThreads: workers,
+        // the workers run built code: a source condition of the parent (tests, tsx) would
+        // send their imports to TypeScript files
+        execArgv: withoutConditions(process.execArgv),
+        workerData: {
+          validator: options.validator ?? {},
+          lines: lineOptions,
+        } satisfies WorkerSetup,
+      });
+      // a worker that cannot start or crashes fails the run instead of leaving it waiting
+      poolFailure = new Promise<never>((_, reject) => pool!.once('error', reject));
+      poolFailure.catch(() => {});
+    }
+    const outcome = Promise.race([
+      pool.run(task, { transferList: [task.bytes.buffer as ArrayBuffer] }),
+      poolFailure!,
+    ]).catch((error: unknown) => {
+      throw new ParallelError(
+        ParallelErrorCode.WORKER_FAILED,
+        `a validation worker failed: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }) as Promise<ChunkOutcome>;
+    // a failure is reported when its turn comes, not as an unhandled rejection before
+    outcome.catch(() => {});
+    pending.push(outcome);
+  };
+
+  // the next chunk in input order, with its line numbers made global
+  const next = async (): Promise<ValidatedChunk> => {
+    const outcome = await pending.shift()!;
+    const bytes = sizes.shift()!;
+    const offset = linesBefore;
+    linesBefore += outcome.lines;
+    for (const row of outcome.rows) row.line += offset;
+    return {
+      ...outcome,
+      bytes,
+      ...(outcome.failure
+        ? { failure: { line: outcome.failure.line + offset, problem: outcome.failure.problem } }
+        : {}),
+    };
+  };
+
+  const emit = function* (chunk: ValidatedChunk): Generator<ValidatedChunk> {
+    yield chunk;
+    if (chunk.failure) {
+      throw new ParallelError(
+        ParallelErrorCode.INVALID_INPUT,
+        `${source}:${chunk.failure.line} ${chunk.failure.problem}`,
+      );
+    }
+  };
+
+  try {
+    // what is held never contains a line break before its last piece: each cut takes them all
+    const pieces: Uint8Array[] = [];
+    let held = 0;
+    for await (const piece of input) {
+      const bytes = typeof piece === 'string' ? encoder.encode(piece) : piece;
+      if (bytes.byteLength === 0) continue;
+      pieces.push(bytes);
+      held += bytes.byteLength;
+      if (held < chunkBytes) continue;
+      const at = bytes.lastIndexOf(NEWLINE);
+      // a line longer than a chunk waits for its end
+      if (at === -1) continue;
+      const joined = join(pieces, held);
+      const cut = held - bytes.byteLength + at + 1;
+      pieces.length = 0;
+      held = joined.byteLength - cut;
+      if (held > 0) pieces.push(joined.slice(cut));
+      dispatch({ bytes: joined.subarray(0, cut).slice(), last: false });
+      while (pending.length > 2 * workers) yield* emit(await next());
+    }
+    if (held > 0) dispatch({ bytes: join(pieces, held), last: true });
+    while (pending.length > 0) yield* emit(await next());
+  } finally {
+    // an early stop (an error, a consumer that breaks) leaves nothing running
+    await Promise.allSettled(pending);
+    await pool?.destroy();
+  }
+}
+
+/** Node flags without `--conditions` / `-C` and their values, in either spelling. */
+function withoutConditions(flags: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let index = 0; index < flags.length; index += 1) {
+    const flag = flags[index]!;
+    if (flag === '--conditions' || flag === '-C') index += 1;
+    else if (!flag.startsWith('--conditions=') && !flag.startsWith('-C=')) kept.push(flag);
+  }
+  return kept;
+}
+
+function join(pieces: readonly Uint8Array[], length: number): Uint8Array {
+  const joined = new Uint8Array(length);
+  let offset = 0;
+  for (const piece of pieces) {
+    joined.set(piece, offset);
+    offset += piece.byteLength;
+  }
+  return joined;
+}
+
+/** The built worker: beside this file once built; from the sources, the package's dist. */
+function workerFile(): string {
+  const sibling = fileURLToPath(new URL('./worker.js', import.meta.url));
+  if (existsSync(sibling)) return sibling;
+  const built = fileURLToPath(new URL('../dist/worker.js', import.meta.url));
+  if (existsSync(built)) return built;
+  throw new ParallelError(
+    ParallelErrorCode.WORKER_FAILED,
+    `the worker is not built (looked for ${sibling} and ${built}): run pnpm build`,
+  );
+}
