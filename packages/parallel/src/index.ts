@@ -14,4 +14,9 @@ export {
   validateJsonLines,
 } from './pool.js';
 export { type ResponseId, type ValidationRecord, validationRecord } from './record.js';
+export {
+  type MergedSummary,
+  type ResultSource,
+  summarizeResultFiles,
+} from './result-files.js';
 export { packFlags, SummaryAccumulator } from './summary.js';
