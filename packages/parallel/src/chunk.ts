@@ -30,8 +30,11 @@ export interface ValidatedRow {
 export interface ChunkOutcome {
   /** Lines read, blank and skipped ones included. */
   lines: number;
-  /** With `output: 'jsonl'`: one record per validated line, each ending in a line break. */
-  jsonl: string;
+  /**
+   * With `output: 'jsonl'`: one record per validated line, each ending in a line break, as UTF-8
+   * bytes ready to write (bytes travel between threads without landing on the receiver's heap).
+   */
+  jsonl: Uint8Array;
   /** With `output: 'rows'`: the results; line numbers count from the chunk's start. */
   rows: ValidatedRow[];
   /** The score of each validated response, in order. */
@@ -43,6 +46,8 @@ export interface ChunkOutcome {
   /** The first line that is not valid when `skipInvalid` is off; the chunk stops there. */
   failure?: { line: number; problem: string };
 }
+
+const encoder = new TextEncoder();
 
 // a line break as Node's readline reads one: \n, \r\n, or a \r on its own
 const LINE_BREAK = /\r?\n|\r(?!\n)/g;
@@ -156,7 +161,7 @@ export function validateChunk(
   }
   return {
     lines,
-    jsonl: records.join(''),
+    jsonl: encoder.encode(records.join('')),
     rows,
     scores: Float64Array.from(scores),
     flags: Uint16Array.from(flags),

@@ -76,7 +76,7 @@ export async function* validateJsonLines(
     validateChunk(validator, decoder.decode(task.bytes), { ...lineOptions, last: task.last });
 
   let pool: Piscina | undefined;
-  let poolFailure: Promise<never> | undefined;
+  const waiting = new Set<(error: unknown) => void>();
   const pending: Promise<ChunkOutcome>[] = [];
   const sizes: number[] = [];
   let linesBefore = 0;
@@ -89,26 +89,38 @@ export async function* validateJsonLines(
       return;
     }
     if (pool === undefined) {
-      pool = new Piscina({
-        filename: workerFile(),
-        minThreads: workers,
-        maxThreads: workers,
-        // the workers run built code: a source condition of the parent (tests, tsx) would
-        // send their imports to TypeScript files
-        execArgv: withoutConditions(process.execArgv),
-        workerData: {
-          validator: options.validator ?? {},
-          lines: lineOptions,
-        } satisfies WorkerSetup,
-      });
+      const execArgv = withoutConditions(process.execArgv);
+      try {
+        pool = new Piscina({
+          filename: workerFile(),
+          minThreads: workers,
+          maxThreads: workers,
+          // the workers run built code: a source condition of the parent (tests, tsx) would send
+          // their imports to TypeScript files; other flags are inherited as Node does by default
+          ...(execArgv.length < process.execArgv.length ? { execArgv } : {}),
+          workerData: {
+            validator: options.validator ?? {},
+            lines: lineOptions,
+          } satisfies WorkerSetup,
+        });
+      } catch (error) {
+        throw new ParallelError(
+          ParallelErrorCode.WORKER_FAILED,
+          `the validation workers could not start: ${(error as Error).message}`,
+          { cause: error },
+        );
+      }
       // a worker that cannot start or crashes fails the run instead of leaving it waiting
-      poolFailure = new Promise<never>((_, reject) => pool!.once('error', reject));
-      poolFailure.catch(() => {});
+      pool.once('error', (error: unknown) => {
+        for (const reject of waiting) reject(error);
+      });
     }
-    const outcome = Promise.race([
-      pool.run(task, { transferList: [task.bytes.buffer as ArrayBuffer] }),
-      poolFailure!,
-    ]).catch((error: unknown) => {
+    const run = pool.run(task, { transferList: [task.bytes.buffer as ArrayBuffer] });
+    // not Promise.race with a promise that never settles: each race would stay reachable from it
+    const outcome = new Promise<ChunkOutcome>((resolve, reject) => {
+      waiting.add(reject);
+      run.then(resolve, reject).finally(() => waiting.delete(reject));
+    }).catch((error: unknown) => {
       throw new ParallelError(
         ParallelErrorCode.WORKER_FAILED,
         `a validation worker failed: ${(error as Error).message}`,
@@ -159,12 +171,14 @@ export async function* validateJsonLines(
       const at = bytes.lastIndexOf(NEWLINE);
       // a line longer than a chunk waits for its end
       if (at === -1) continue;
-      const joined = join(pieces, held);
-      const cut = held - bytes.byteLength + at + 1;
+      // one copy: the chunk's own buffer, which moves to a worker; the rest stays a view
+      const rest = bytes.subarray(at + 1);
+      pieces[pieces.length - 1] = bytes.subarray(0, at + 1);
+      const chunk = join(pieces, held - rest.byteLength);
       pieces.length = 0;
-      held = joined.byteLength - cut;
-      if (held > 0) pieces.push(joined.slice(cut));
-      dispatch({ bytes: joined.subarray(0, cut).slice(), last: false });
+      held = rest.byteLength;
+      if (held > 0) pieces.push(rest);
+      dispatch({ bytes: chunk, last: false });
       while (pending.length > 2 * workers) yield* emit(await next());
     }
     if (held > 0) dispatch({ bytes: join(pieces, held), last: true });

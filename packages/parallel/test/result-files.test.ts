@@ -31,7 +31,7 @@ async function validated(text: string) {
     workers: 1,
   })) {
     chunks.push(chunk);
-    output += chunk.jsonl;
+    output += Buffer.from(chunk.jsonl).toString();
   }
   const accumulator = new SummaryAccumulator();
   for (const chunk of chunks) accumulator.addPacked(chunk.scores, chunk.flags);

@@ -21,7 +21,7 @@ describe('validateChunk', () => {
   it('writes the jsonl record of each response, in order', () => {
     const text = `${line('a', 'Tool error: the lookup failed.')}\n${line('b', 'The lookup returned three rows.')}\n`;
     const outcome = validateChunk(validator, text, { idField: 'id', last: false });
-    const records = outcome.jsonl.trimEnd().split('\n');
+    const records = Buffer.from(outcome.jsonl).toString().trimEnd().split('\n');
     expect(records).toEqual([
       JSON.stringify(validationRecord('a', validator.validate('Tool error: the lookup failed.'))),
       JSON.stringify(validationRecord('b', validator.validate('The lookup returned three rows.'))),
@@ -50,7 +50,7 @@ describe('validateChunk', () => {
       line: 2,
       problem: 'response: the field "response" must hold the response text as a string',
     });
-    expect(outcome.jsonl.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(Buffer.from(outcome.jsonl).toString().split('\n').filter(Boolean)).toHaveLength(1);
   });
 
   it('words each kind of bad line, and counts them when told to skip', () => {

@@ -48,7 +48,7 @@ async function run(
   try {
     for await (const chunk of validateJsonLines(input, options)) {
       chunks.push(chunk);
-      output += chunk.jsonl;
+      output += Buffer.from(chunk.jsonl).toString();
     }
   } catch (error) {
     return { output, chunks, error };
