@@ -1,6 +1,5 @@
+import { ErrorKind, QualmError } from '@qualm/errors';
 import type { QualmMetadata } from './metadata.js';
-
-const marker = Symbol.for('qualm.error');
 
 /** Error codes of @qualm/ai-sdk. */
 export const AiSdkErrorCode = {
@@ -17,22 +16,34 @@ export const AiSdkErrorCode = {
 /** One of the codes in {@link AiSdkErrorCode}. */
 export type AiSdkErrorCode = (typeof AiSdkErrorCode)[keyof typeof AiSdkErrorCode];
 
+const kinds: Record<AiSdkErrorCode, ErrorKind> = {
+  INVALID_OPTIONS: ErrorKind.SETUP,
+  INVALID_INPUT: ErrorKind.INVALID_INPUT,
+  ABSTENTION_UNAVAILABLE: ErrorKind.SETUP,
+  ANSWER_FLAGGED: ErrorKind.FAILED,
+};
+
+const marker = 'qualm.error.ai-sdk';
+const markerSymbol = Symbol.for(marker);
+
 /** A problem raised on purpose by @qualm/ai-sdk, with a code and a message fit to print. */
-export class AiSdkError extends Error {
+export class AiSdkError extends QualmError {
+  readonly [markerSymbol] = true;
   override readonly name: string = 'AiSdkError';
-  readonly code: AiSdkErrorCode;
+  declare readonly code: AiSdkErrorCode;
 
   constructor(code: AiSdkErrorCode, message: string, options: { cause?: unknown } = {}) {
-    super(message, { cause: options.cause });
-    this.code = code;
-    Object.defineProperty(this, marker, { value: true });
+    super({ code, kind: kinds[code], message, cause: options.cause });
   }
 
-  /** Whether a value is an AiSdkError, also one from another installed copy of the package. */
-  static isInstance(value: unknown): value is AiSdkError {
-    return typeof value === 'object' && value !== null && marker in value && 'code' in value;
+  /** Whether a value is an AiSdkError, from any installed copy of this package. */
+  static override isInstance(value: unknown): value is AiSdkError {
+    return QualmError.hasMarker(value, marker);
   }
 }
+
+const flaggedMarker = 'qualm.error.ai-sdk.flagged-answer';
+const flaggedMarkerSymbol = Symbol.for(flaggedMarker);
 
 /**
  * Thrown by the `throw` policy when an answer is flagged: from `generateText` and
@@ -40,6 +51,7 @@ export class AiSdkError extends Error {
  * and the answer's text.
  */
 export class FlaggedAnswerError extends AiSdkError {
+  readonly [flaggedMarkerSymbol] = true;
   override readonly name = 'FlaggedAnswerError';
   /** What qualm found: the same object `providerMetadata.qualm` holds under other policies. */
   readonly assessment: QualmMetadata;
@@ -52,9 +64,9 @@ export class FlaggedAnswerError extends AiSdkError {
     this.text = text;
   }
 
-  /** Whether a value is a FlaggedAnswerError, also one from another installed copy. */
+  /** Whether a value is a FlaggedAnswerError, from any installed copy of this package. */
   static override isInstance(value: unknown): value is FlaggedAnswerError {
-    return AiSdkError.isInstance(value) && value.code === AiSdkErrorCode.ANSWER_FLAGGED;
+    return QualmError.hasMarker(value, flaggedMarker);
   }
 }
 

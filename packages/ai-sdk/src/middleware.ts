@@ -307,7 +307,7 @@ function resolveOptions(options: QualmMiddlewareOptions): Settings {
       json: createValidator({ ...options.validator, minLength: 0 }),
     };
   } catch (error) {
-    if (error instanceof ValidatorError) {
+    if (ValidatorError.isInstance(error)) {
       throw invalidOptions(`validator: ${error.message}`, error);
     }
     throw error;

@@ -1,4 +1,4 @@
-const marker = Symbol.for('qualm.error');
+import { ErrorKind, QualmError } from '@qualm/errors';
 
 /** Error codes of @qualm/parallel. */
 export const ParallelErrorCode = {
@@ -13,24 +13,27 @@ export const ParallelErrorCode = {
 /** One of the codes in {@link ParallelErrorCode}. */
 export type ParallelErrorCode = (typeof ParallelErrorCode)[keyof typeof ParallelErrorCode];
 
+const kinds: Record<ParallelErrorCode, ErrorKind> = {
+  INVALID_INPUT: ErrorKind.INVALID_INPUT,
+  INVALID_OPTIONS: ErrorKind.SETUP,
+  WORKER_FAILED: ErrorKind.FAILED,
+};
+
+const marker = 'qualm.error.parallel';
+const markerSymbol = Symbol.for(marker);
+
 /** A problem raised on purpose by @qualm/parallel, with a code and a message fit to print. */
-export class ParallelError extends Error {
+export class ParallelError extends QualmError {
+  readonly [markerSymbol] = true;
   override readonly name = 'ParallelError';
-  readonly code: ParallelErrorCode;
+  declare readonly code: ParallelErrorCode;
 
   constructor(code: ParallelErrorCode, message: string, options: { cause?: unknown } = {}) {
-    super(message, { cause: options.cause });
-    this.code = code;
-    Object.defineProperty(this, marker, { value: true });
+    super({ code, kind: kinds[code], message, cause: options.cause });
   }
 
-  /** Whether a value is a ParallelError, also one from another installed copy of the package. */
-  static isInstance(value: unknown): value is ParallelError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      marker in value &&
-      (value as { name?: unknown }).name === 'ParallelError'
-    );
+  /** Whether a value is a ParallelError, from any installed copy of this package. */
+  static override isInstance(value: unknown): value is ParallelError {
+    return QualmError.hasMarker(value, marker);
   }
 }

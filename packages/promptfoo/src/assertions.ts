@@ -8,6 +8,7 @@ import {
   ValidatorError,
 } from '@qualm/validator';
 import { z } from 'zod';
+import { PromptfooError, PromptfooErrorCode } from './errors.js';
 
 /** What promptfoo passes a `javascript` assertion beside the output (the parts read here). */
 export interface AssertionContext {
@@ -101,7 +102,10 @@ function parseOptions<Schema extends z.ZodType>(
   const issues = parsed.error.issues
     .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'config'}: ${issue.message}`)
     .join('; ');
-  throw new Error(`${assertion}: invalid config: ${issues}`);
+  throw new PromptfooError(
+    PromptfooErrorCode.INVALID_CONFIG,
+    `${assertion}: invalid config: ${issues}`,
+  );
 }
 
 // validators compile their patterns once per distinct set of options
@@ -116,8 +120,12 @@ function validatorFor(options: NotEscalatedOptions): Validator {
     try {
       validator = createValidator(settings);
     } catch (error) {
-      if (error instanceof ValidatorError) {
-        throw new Error(`notEscalated: invalid config: ${error.message}`, { cause: error });
+      if (ValidatorError.isInstance(error)) {
+        throw new PromptfooError(
+          PromptfooErrorCode.INVALID_CONFIG,
+          `notEscalated: invalid config: ${error.message}`,
+          { cause: error },
+        );
       }
       throw error;
     }
@@ -219,18 +227,23 @@ export async function gradeAbstention(
   const evidenceNames = options.evidenceVar ? [options.evidenceVar] : ['context', 'evidence'];
   const found = options.evidence ?? variable(context.vars, evidenceNames)?.[1];
   if (found === undefined) {
-    throw new Error(
+    throw new PromptfooError(
+      PromptfooErrorCode.INVALID_INPUT,
       `isNotAbstention: no evidence: set the test variable ${evidenceNames.map((name) => `"${name}"`).join(' or ')}, or config.evidence`,
     );
   }
   const evidence = typeof found === 'string' ? [found] : found;
   if (!Array.isArray(evidence) || evidence.some((text) => typeof text !== 'string')) {
-    throw new Error('isNotAbstention: the evidence must be a text or a list of texts');
+    throw new PromptfooError(
+      PromptfooErrorCode.INVALID_INPUT,
+      'isNotAbstention: the evidence must be a text or a list of texts',
+    );
   }
   const questionNames = options.questionVar ? [options.questionVar] : ['question', 'query'];
   const question = options.question ?? variable(context.vars, questionNames)?.[1] ?? context.prompt;
   if (typeof question !== 'string') {
-    throw new Error(
+    throw new PromptfooError(
+      PromptfooErrorCode.INVALID_INPUT,
       `isNotAbstention: the question must be a text (variable ${questionNames.join(' or ')}, config.question or the prompt)`,
     );
   }

@@ -8,3 +8,4 @@ export {
   type NotEscalatedOptions,
   notEscalated,
 } from './assertions.js';
+export { PromptfooError, PromptfooErrorCode } from './errors.js';
