@@ -43,6 +43,8 @@ export interface ChunkOutcome {
   flags: Uint16Array;
   /** Lines skipped as not valid (with `skipInvalid`). */
   skipped: number;
+  /** Validated lines that carry the id field (0 without `idField`). */
+  withId: number;
   /** The first line that is not valid when `skipInvalid` is off; the chunk stops there. */
   failure?: { line: number; problem: string };
 }
@@ -127,6 +129,7 @@ export function validateChunk(
   const scores: number[] = [];
   const flags: number[] = [];
   let skipped = 0;
+  let withId = 0;
   let lines = 0;
   let failure: ChunkOutcome['failure'];
   let start = 0;
@@ -148,6 +151,7 @@ export function validateChunk(
       failure = { line: lines, problem: read.problem };
       break;
     }
+    if (read.id !== undefined) withId += 1;
     const result = validator.validate(read.text);
     scores.push(result.score);
     flags.push(
@@ -166,6 +170,7 @@ export function validateChunk(
     scores: Float64Array.from(scores),
     flags: Uint16Array.from(flags),
     skipped,
+    withId,
     ...(failure ? { failure } : {}),
   };
 }

@@ -18,7 +18,10 @@ export interface ValidationRecord {
   assessmentConfidence: number;
 }
 
-/** The record written for one assessed response (the signal's context is left out). */
+/**
+ * The record written for one assessed response: each signal without its context, with what found
+ * it and, for a learned signal, the model's probability.
+ */
 export function validationRecord(
   id: ResponseId | undefined,
   result: ResponseQuality,
@@ -27,11 +30,13 @@ export function validationRecord(
     ...(id !== undefined ? { id } : {}),
     score: result.score,
     shouldEscalate: result.shouldEscalate,
-    signals: result.signals.map(({ type, evidence, weight, position }) => ({
+    signals: result.signals.map(({ type, evidence, weight, position, source, probability }) => ({
       type,
       evidence,
       weight,
       position,
+      source,
+      probability,
     })),
     reason: result.reason,
     assessmentConfidence: result.assessmentConfidence,

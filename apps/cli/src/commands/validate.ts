@@ -1,13 +1,18 @@
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import {
+  defaultWorkers,
+  SummaryAccumulator,
+  summarizeResultFiles,
+  validateJsonLines,
+  validationRecord,
+} from '@qualm/parallel';
+import {
   createValidator,
-  getQualitySummary,
   type QualitySummary,
   type ResponseQuality,
   readLearnedModel,
   SIGNAL_TYPES,
-  type SummarizableResult,
   type Validator,
   ValidatorError,
   type ValidatorOptions,
@@ -22,7 +27,6 @@ import {
   noteTerminalInput,
   parseNumberOption,
   readChunks,
-  readJsonLines,
   rejectUselessFlags,
   tableLine,
 } from '../io.js';
@@ -42,6 +46,8 @@ interface ValidateFlags {
   skipInvalid?: boolean;
   learned?: boolean;
   model?: string;
+  workers?: string;
+  summaryOf?: string[];
 }
 
 /** One assessed response and where it came from. */
@@ -67,11 +73,18 @@ Examples:
   qualm validate answers.jsonl --jsonl --patterns my-patterns.json --strict
   qualm validate answers.jsonl --jsonl --learned
   qualm validate answers.jsonl --jsonl --model support.qlm
+  qualm validate big.jsonl --jsonl --format jsonl --workers 8 > results.jsonl
+  qualm validate --summary-of results-*.jsonl
 
 --patterns FILE is JSON mapping signal types to lists of patterns, each a regular-expression
 source (matched in any case) or {"pattern": "...", "weight": 0.3}:
   {"refusal": ["\\\\bno can do\\\\b"], "low_confidence": [{"pattern": "ballpark", "weight": 0.2}]}
 Patterns that can backtrack catastrophically are refused.
+
+With --jsonl, the lines are validated on --workers threads (default: the machine's cores) and the
+output is the same, byte for byte, on any number of them; an input under 1 MiB stays on one thread.
+For a log too big for one machine, validate each shard with --format jsonl anywhere, then sum the
+result files up with --summary-of: the summary of one run over the shards in the order given.
 
 Output streams whatever the size of the input: --format jsonl writes one result per input line, in
 order (the --summary then goes to stderr); json writes one document; the table sizes its columns on
@@ -131,7 +144,7 @@ function readPatterns(path: string): ValidatorOptions['customPatterns'] {
   return parsed.data;
 }
 
-function validatorFrom(flags: ValidateFlags): Validator {
+function validatorFrom(flags: ValidateFlags): { validator: Validator; options: ValidatorOptions } {
   const options: ValidatorOptions = {};
   if (flags.strict) options.strictMode = true;
   if (flags.minLength !== undefined) {
@@ -152,11 +165,11 @@ function validatorFrom(flags: ValidateFlags): Validator {
   // a model file is read here, so that a bad one stops the run before any input is read
   if (flags.model !== undefined) options.learned = { model: readLearnedModel(flags.model) };
   else if (flags.learned) options.learned = true;
-  if (flags.patterns === undefined) return createValidator(options);
+  if (flags.patterns === undefined) return { validator: createValidator(options), options };
   const customPatterns = readPatterns(flags.patterns);
   if (customPatterns !== undefined) options.customPatterns = customPatterns;
   try {
-    return createValidator(options);
+    return { validator: createValidator(options), options };
   } catch (error) {
     if (error instanceof ValidatorError) {
       throw new CliError(CliErrorCode.INVALID_INPUT, `${flags.patterns}: ${error.message}`, {
@@ -166,20 +179,6 @@ function validatorFrom(flags: ValidateFlags): Validator {
     throw error;
   }
 }
-
-const lineShape = (field: string, idField: string | undefined) =>
-  z.object({
-    [field]: z.string({ error: `the field "${field}" must hold the response text as a string` }),
-    ...(idField !== undefined
-      ? {
-          [idField]: z
-            .union([z.string(), z.number()], {
-              error: `the field "${idField}" must be a string or a number`,
-            })
-            .optional(),
-        }
-      : {}),
-  });
 
 /** Streams a plain-text input into the streaming validator: one response. */
 async function validateText(
@@ -204,74 +203,57 @@ async function validateText(
   await onRow({ id: undefined, line: undefined, result: stream.end() });
 }
 
-/** Validates each line of a JSON Lines input as it is read. */
+/** What the run keeps of its results: only counts, whatever the size of the input. */
+interface Tally {
+  summary: SummaryAccumulator;
+  escalated: number;
+}
+
+/**
+ * Validates the lines of a JSON Lines input on a pool of worker threads, in input order. With
+ * `--format jsonl` the workers write the records and they go out as they come; other formats get
+ * each result as a row.
+ */
 async function validateLines(
-  validator: Validator,
   path: string | undefined,
   flags: ValidateFlags,
-  onRow: (row: Row) => Promise<void> | undefined,
+  options: { validator: ValidatorOptions; workers: number },
+  sink: ResultSink,
+  tally: Tally,
 ): Promise<{ rows: number; skipped: number; withId: number }> {
   const source = inputName(path);
-  const skipped = { count: 0 };
+  let skipped = 0;
   let withId = 0;
-  const shape = lineShape(flags.field, flags.idField);
   const progress = new Progress('validate', undefined);
-  for await (const { lineNumber, value } of readJsonLines(path, {
+  for await (const chunk of validateJsonLines(readChunks(path), {
+    field: flags.field,
+    ...(flags.idField !== undefined ? { idField: flags.idField } : {}),
     skipInvalid: flags.skipInvalid ?? false,
-    skipped,
+    output: flags.format === 'jsonl' ? 'jsonl' : 'rows',
+    validator: options.validator,
+    workers: options.workers,
+    source,
   })) {
-    const parsed = shape.safeParse(value);
-    if (!parsed.success) {
-      if (flags.skipInvalid) {
-        skipped.count += 1;
-        continue;
-      }
-      throw new CliError(
-        CliErrorCode.INVALID_INPUT,
-        `${source}:${lineNumber} ${formatIssues(parsed.error)}`,
-      );
-    }
-    const record = parsed.data as Record<string, unknown>;
-    const id = flags.idField !== undefined ? record[flags.idField] : undefined;
-    if (id !== undefined) withId += 1;
-    const written = onRow({
-      id: typeof id === 'string' || typeof id === 'number' ? id : undefined,
-      line: lineNumber,
-      result: validator.validate(record[flags.field] as string),
-    });
-    progress.tick();
+    tally.summary.addPacked(chunk.scores, chunk.flags);
+    for (const flag of chunk.flags) tally.escalated += flag & 1;
+    skipped += chunk.skipped;
+    withId += chunk.withId;
+    progress.tick(chunk.scores.length);
     // a slow reader of the output holds the input back, so memory stays flat
-    if (written) await written;
+    if (flags.format === 'jsonl') await writeBytesAndWait(chunk.jsonl);
+    for (const row of chunk.rows) {
+      const written = sink.take(row);
+      if (written) await written;
+    }
   }
   progress.finish();
   if (progress.count === 0) {
     throw new CliError(
       CliErrorCode.NOTHING_TO_DO,
-      `${source} holds no responses${skipped.count > 0 ? ` (${skipped.count} invalid line${skipped.count === 1 ? '' : 's'} skipped)` : ''}: each line should be a JSON object with the text in "${flags.field}"`,
+      `${source} holds no responses${skipped > 0 ? ` (${skipped} invalid line${skipped === 1 ? '' : 's'} skipped)` : ''}: each line should be a JSON object with the text in "${flags.field}"`,
     );
   }
-  return { rows: progress.count, skipped: skipped.count, withId };
-}
-
-/** The fields of a result that `--format jsonl` writes. */
-function jsonlRecord(row: Row) {
-  return {
-    ...(row.id !== undefined ? { id: row.id } : {}),
-    score: row.result.score,
-    shouldEscalate: row.result.shouldEscalate,
-    signals: row.result.signals.map(
-      ({ type, evidence, weight, position, source, probability }) => ({
-        type,
-        evidence,
-        weight,
-        position,
-        source,
-        probability,
-      }),
-    ),
-    reason: row.result.reason,
-    assessmentConfidence: row.result.assessmentConfidence,
-  };
+  return { rows: progress.count, skipped, withId };
 }
 
 function shorten(text: string, length: number): string {
@@ -294,9 +276,14 @@ const write = (text: string) => process.stdout.write(text);
 const writeAndWait = (text: string): Promise<void> | undefined =>
   write(text) ? undefined : once(process.stdout, 'drain').then(() => undefined);
 
+const writeBytesAndWait = async (bytes: Uint8Array): Promise<void> => {
+  if (bytes.byteLength > 0 && !process.stdout.write(bytes)) await once(process.stdout, 'drain');
+};
+
+// the records of --format jsonl, as @qualm/parallel writes them (a plain text's record too)
 function jsonlSink(): ResultSink {
   return {
-    take: (row) => writeAndWait(`${JSON.stringify(jsonlRecord(row))}\n`),
+    take: (row) => writeAndWait(`${JSON.stringify(validationRecord(row.id, row.result))}\n`),
     end: (summary) => {
       if (summary !== undefined) process.stderr.write(`${summary}\n`);
     },
@@ -431,15 +418,34 @@ export function registerValidate(program: Command): void {
     .option('--summary', 'print the average score, escalation rate and common issues')
     .option('--fail-on-escalate', 'exit 1 when any response escalates (for CI gates)')
     .option('--skip-invalid', 'with --jsonl: skip lines that are not valid and count them')
+    .addOption(
+      new Option('--workers <n>', 'with --jsonl: threads that validate').default(
+        undefined,
+        `${defaultWorkers()}, the machine's cores`,
+      ),
+    )
+    .option(
+      '--summary-of <results...>',
+      'sum up result files of --format jsonl (one per shard) instead of validating',
+    )
     .addHelpText('after', example)
     .action(async (file: string | undefined, flags: ValidateFlags, command: Command) => {
+      if (flags.summaryOf !== undefined) {
+        await summarizeResults(file, flags, command);
+        return;
+      }
       const jsonl = { applies: flags.jsonl === true, because: 'without --jsonl' };
       rejectUselessFlags(command, [
         { option: 'field', flag: '--field', ...jsonl },
         { option: 'idField', flag: '--id-field', ...jsonl },
         { option: 'skipInvalid', flag: '--skip-invalid', ...jsonl },
+        { option: 'workers', flag: '--workers', ...jsonl },
       ]);
-      const validator = validatorFrom(flags);
+      const workers =
+        flags.workers === undefined
+          ? defaultWorkers()
+          : parseNumberOption('--workers', flags.workers, { min: 1, integer: true });
+      const { validator, options } = validatorFrom(flags);
       noteTerminalInput(file, 'responses');
       const sink =
         flags.format === 'jsonl'
@@ -447,27 +453,31 @@ export function registerValidate(program: Command): void {
           : flags.format === 'json'
             ? jsonSink()
             : tableSink(given(command, 'idField') ? 'id' : '#');
-      // only what the summary needs is kept of each result, and only when a summary is asked for
-      const tallies: SummarizableResult[] = [];
-      let escalated = 0;
-      const take = (row: Row): Promise<void> | undefined => {
-        if (row.result.shouldEscalate) escalated += 1;
-        if (flags.summary) {
-          tallies.push({
-            score: row.result.score,
-            shouldEscalate: row.result.shouldEscalate,
-            signals: row.result.signals.map(({ type }) => ({ type })),
-          });
-        }
-        return sink.take(row);
-      };
+      // only counts are kept of the results, whatever the size of the input
+      const tally: Tally = { summary: new SummaryAccumulator(), escalated: 0 };
       let rows = 1;
       let skipped = 0;
       let withId = 0;
       if (flags.jsonl) {
-        ({ rows, skipped, withId } = await validateLines(validator, file, flags, take));
-      } else await validateText(validator, file, take);
-      const summary = flags.summary ? getQualitySummary(tallies) : undefined;
+        ({ rows, skipped, withId } = await validateLines(
+          file,
+          flags,
+          { validator: options, workers },
+          sink,
+          tally,
+        ));
+      } else {
+        await validateText(validator, file, (row) => {
+          tally.summary.add(
+            row.result.score,
+            row.result.shouldEscalate,
+            row.result.signals.map((signal) => signal.type),
+          );
+          if (row.result.shouldEscalate) tally.escalated += 1;
+          return sink.take(row);
+        });
+      }
+      const summary = flags.summary ? tally.summary.summary() : undefined;
       sink.end(
         summary ? summaryText(summary, skipped) : undefined,
         summary ? { ...summary, skipped } : undefined,
@@ -480,11 +490,67 @@ export function registerValidate(program: Command): void {
       if (skipped > 0 && !flags.summary) {
         process.stderr.write(`qualm: skipped ${skipped} invalid line${skipped === 1 ? '' : 's'}\n`);
       }
-      if (flags.failOnEscalate && escalated > 0) {
+      if (flags.failOnEscalate && tally.escalated > 0) {
         process.stderr.write(
-          `qualm: ${escalated} of ${rows} responses escalate (--fail-on-escalate)\n`,
+          `qualm: ${tally.escalated} of ${rows} responses escalate (--fail-on-escalate)\n`,
         );
         process.exitCode = 1;
       }
     });
+}
+
+/** `qualm validate --summary-of FILE…`: the summary of result files, as one run over their inputs. */
+async function summarizeResults(
+  file: string | undefined,
+  flags: ValidateFlags,
+  command: Command,
+): Promise<void> {
+  if (file !== undefined) {
+    throw new CliError(
+      CliErrorCode.INVALID_ARGUMENT,
+      `--summary-of reads result files in place of an input: drop ${file}, or add it to --summary-of`,
+    );
+  }
+  const validating = { applies: false, because: 'with --summary-of (it reads results)' };
+  rejectUselessFlags(command, [
+    { option: 'jsonl', flag: '--jsonl', ...validating },
+    { option: 'field', flag: '--field', ...validating },
+    { option: 'idField', flag: '--id-field', ...validating },
+    { option: 'skipInvalid', flag: '--skip-invalid', ...validating },
+    { option: 'workers', flag: '--workers', ...validating },
+    { option: 'strict', flag: '--strict', ...validating },
+    { option: 'minLength', flag: '--min-length', ...validating },
+    { option: 'leadLength', flag: '--lead-length', ...validating },
+    { option: 'patterns', flag: '--patterns', ...validating },
+    { option: 'learned', flag: '--learned', ...validating },
+    { option: 'model', flag: '--model', ...validating },
+  ]);
+  const paths = flags.summaryOf ?? [];
+  const { summary, files } = await summarizeResultFiles(
+    paths.map((path) => ({ name: inputName(path), content: readChunks(path) })),
+  );
+  if (summary.total === 0) {
+    throw new CliError(
+      CliErrorCode.NOTHING_TO_DO,
+      `${paths.join(', ')} ${paths.length === 1 ? 'holds' : 'hold'} no results: give files written by qualm validate --format jsonl`,
+    );
+  }
+  if (flags.format === 'table') {
+    process.stdout.write(
+      `${files.map((entry) => `${entry.name}: ${entry.records} results`).join('\n')}\n\n${summaryText(summary, 0)}\n`,
+    );
+  } else {
+    const document = { summary, files };
+    process.stdout.write(
+      flags.format === 'json'
+        ? `${JSON.stringify(document, null, 2)}\n`
+        : `${JSON.stringify(document)}\n`,
+    );
+  }
+  if (flags.failOnEscalate && summary.escalated > 0) {
+    process.stderr.write(
+      `qualm: ${summary.escalated} of ${summary.total} responses escalate (--fail-on-escalate)\n`,
+    );
+    process.exitCode = 1;
+  }
 }

@@ -1,0 +1,287 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { qualmWithEnvironment } from './qualm-process.js';
+
+const qualm = qualmWithEnvironment({});
+let directory: string;
+
+beforeAll(() => {
+  directory = mkdtempSync(join(tmpdir(), 'qualm-workers-'));
+});
+
+afterAll(() => {
+  rmSync(directory, { recursive: true, force: true });
+});
+
+const answers = [
+  'Lower the saddle until your heel just reaches the pedal at its lowest point.',
+  "I'm sorry, but I can't help with that request.",
+  'I think the chain probably needs oil, but I am not entirely sure without seeing it.',
+  'Tool error: the parts catalogue returned status 502.',
+  'Pump the tyres to the pressure printed on the sidewall — usually 3 to 4.5 bar. 🚲',
+  'Short.',
+  'First loosen the quick release, then ...',
+  'ブレーキパッドの摩耗を確認し、必要なら交換してください。',
+];
+
+/** A log of `lines` answers (about 150 bytes each), with ids, CRLF and blank lines mixed in. */
+function log(lines: number, line: (index: number) => string | undefined = () => undefined): string {
+  let text = '';
+  for (let index = 0; index < lines; index += 1) {
+    text +=
+      line(index) ?? JSON.stringify({ id: `r${index}`, response: answers[index % answers.length] });
+    text += index % 97 === 0 ? '\r\n' : index % 89 === 0 ? '\n\n' : '\n';
+  }
+  return text;
+}
+
+function file(name: string, content: string): string {
+  const path = join(directory, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+// more than one chunk of 1 MiB, so the pool starts with more than one worker
+const big = () => file('big.jsonl', log(25_000));
+
+// each test runs the CLI several times over megabytes of answers: slow on a busy machine
+describe('qualm validate --workers', { timeout: 240_000 }, () => {
+  it('writes the same bytes on 1 and 3 workers, in every format', async () => {
+    const path = big();
+    expect(readFileSync(path).byteLength).toBeGreaterThan(2 * 1024 * 1024);
+    for (const format of [
+      ['--format', 'jsonl'],
+      ['--format', 'json', '--summary'],
+      ['--format', 'table', '--summary'],
+    ]) {
+      const args = ['validate', path, '--jsonl', '--id-field', 'id', ...format];
+      const one = await qualm([...args, '--workers', '1']);
+      const three = await qualm([...args, '--workers', '3']);
+      expect(one.code, one.stderr).toBe(0);
+      expect(three.code, three.stderr).toBe(0);
+      expect(three.stdout).toBe(one.stdout);
+      expect(three.stderr).toBe(one.stderr);
+    }
+  });
+
+  it('writes one record per response in input order, with the summary on stderr', async () => {
+    const path = big();
+    const run = await qualm([
+      'validate',
+      path,
+      '--jsonl',
+      '--id-field',
+      'id',
+      '--format',
+      'jsonl',
+      '--summary',
+      '--workers',
+      '2',
+    ]);
+    const ids = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line).id);
+    expect(ids).toHaveLength(25_000);
+    expect(ids.slice(0, 3)).toEqual(['r0', 'r1', 'r2']);
+    expect(ids.at(-1)).toBe('r24999');
+    expect(run.stderr).toMatch(/^responses: 25000\nescalated: \d+ \(\d+\.\d%\)/);
+  });
+
+  it('stops at a broken line past the first chunk with its number, on any number of workers', async () => {
+    const path = file(
+      'broken.jsonl',
+      log(20_000, (index) => (index === 15_000 ? '{"id": "r15000", "response": "cut' : undefined)),
+    );
+    const one = await qualm(['validate', path, '--jsonl', '--format', 'jsonl', '--workers', '1']);
+    const three = await qualm(['validate', path, '--jsonl', '--format', 'jsonl', '--workers', '3']);
+    expect(one.code).toBe(2);
+    expect(one.stderr).toMatch(/^qualm: .*broken\.jsonl:\d+ is not valid JSON \(/);
+    expect(three.code).toBe(2);
+    expect(three.stderr).toBe(one.stderr);
+    expect(three.stdout).toBe(one.stdout);
+    expect(one.stdout.trimEnd().split('\n')).toHaveLength(15_000);
+  });
+
+  it('counts skipped lines the same on any number of workers', async () => {
+    const path = file(
+      'noisy.jsonl',
+      log(20_000, (index) => (index % 1000 === 5 ? 'not json' : undefined)),
+    );
+    const runs = await Promise.all(
+      ['1', '3'].map((workers) =>
+        qualm([
+          'validate',
+          path,
+          '--jsonl',
+          '--skip-invalid',
+          '--summary',
+          '--format',
+          'json',
+          '--workers',
+          workers,
+        ]),
+      ),
+    );
+    for (const run of runs) {
+      expect(run.code, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout).summary).toMatchObject({ total: 19_980, skipped: 20 });
+    }
+    expect(runs[1]!.stdout).toBe(runs[0]!.stdout);
+  });
+
+  it('gives every worker the learned model: --model writes the same bytes on 1 and 2 workers', async () => {
+    // a bike shop's own labels, written for this test: its assistant sends some questions to the
+    // workshop desk, which no built-in pattern reads as a refusal
+    const parts = [
+      'gear cable',
+      'brake pads',
+      'wheel truing',
+      'chain wear',
+      'saddle height',
+      'tyre pressure',
+      'bottom bracket',
+      'headset',
+      'spoke tension',
+      'derailleur hanger',
+      'disc rotor',
+      'pedal thread',
+    ];
+    const labelled = parts.flatMap((part, index) => [
+      {
+        text: `Questions about the ${part} are one for the workshop desk.`,
+        label: 'refusal',
+        group: `g${index}`,
+      },
+      {
+        text: `The ${part} is set from the left side; turn it a quarter at a time.`,
+        label: 'none',
+        group: `g${index}`,
+      },
+    ]);
+    const training = file('labelled.jsonl', labelled.map((row) => JSON.stringify(row)).join('\n'));
+    const model = join(directory, 'shop.qlm');
+    const trained = await qualm([
+      'train',
+      '--input',
+      training,
+      '--text-field',
+      'text',
+      '--label-field',
+      'label',
+      '--group-field',
+      'group',
+      '--test-split',
+      '0',
+      '--out',
+      model,
+    ]);
+    expect(trained.code, trained.stderr).toBe(0);
+    const path = file(
+      'desk.jsonl',
+      log(15_000, (index) =>
+        index % 10 === 3
+          ? JSON.stringify({
+              id: `d${index}`,
+              response: 'Truing the rear wheel is one for the workshop desk.',
+            })
+          : undefined,
+      ),
+    );
+    const args = [
+      'validate',
+      path,
+      '--jsonl',
+      '--id-field',
+      'id',
+      '--format',
+      'jsonl',
+      '--model',
+      model,
+    ];
+    const one = await qualm([...args, '--workers', '1']);
+    const two = await qualm([...args, '--workers', '2']);
+    expect(one.code, one.stderr).toBe(0);
+    expect(two.stdout).toBe(one.stdout);
+    expect(one.stdout).toContain('"source":"learned"');
+  });
+
+  it('refuses a worker count that is not a whole number of at least 1, or one without --jsonl', async () => {
+    const zero = await qualm(['validate', big(), '--jsonl', '--workers', '0']);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toBe('qualm: --workers must be an integer >= 1, got "0"\n');
+    const plain = await qualm(
+      ['validate', '-', '--workers', '2'],
+      {},
+      { input: 'An answer long enough to be read as one.' },
+    );
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toBe('qualm: --workers has no effect without --jsonl\n');
+  });
+});
+
+describe('qualm validate --summary-of', { timeout: 240_000 }, () => {
+  it('sums the result files of shards up to the summary of one run over the whole log', async () => {
+    const text = log(3000);
+    const lines = text.split(/(?<=\n)/);
+    const cut = Math.floor(lines.length / 3);
+    const shards = [lines.slice(0, cut), lines.slice(cut, 2 * cut), lines.slice(2 * cut)].map(
+      (part, index) => file(`shard-${index}.jsonl`, part.join('')),
+    );
+    const results: string[] = [];
+    for (const [index, shard] of shards.entries()) {
+      const run = await qualm([
+        'validate',
+        shard,
+        '--jsonl',
+        '--format',
+        'jsonl',
+        '--workers',
+        '2',
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      results.push(file(`results-${index}.jsonl`, run.stdout));
+    }
+    const whole = await qualm([
+      'validate',
+      file('whole.jsonl', text),
+      '--jsonl',
+      '--format',
+      'json',
+      '--summary',
+    ]);
+    const merged = await qualm(['validate', '--summary-of', ...results, '--format', 'json']);
+    expect(merged.code, merged.stderr).toBe(0);
+    const { skipped: _, ...wholeSummary } = JSON.parse(whole.stdout).summary;
+    expect(JSON.parse(merged.stdout).summary).toStrictEqual(wholeSummary);
+    expect(
+      JSON.parse(merged.stdout).files.map((entry: { records: number }) => entry.records),
+    ).toEqual(
+      [cut, cut, lines.length - 2 * cut].map(
+        (count, index) =>
+          lines.slice(index * cut, index * cut + count).filter((line) => line.trim() !== '').length,
+      ),
+    );
+    const table = await qualm(['validate', '--summary-of', ...results, '--fail-on-escalate']);
+    expect(table.stdout).toMatch(/results-0\.jsonl: \d+ results\n.*\n.*\n\nresponses: 3000\n/);
+    expect(table.code).toBe(1);
+  });
+
+  it('says which file and line is not a result, and refuses an input beside it', async () => {
+    const input = file('answers.jsonl', log(5));
+    const notResults = await qualm(['validate', '--summary-of', input]);
+    expect(notResults.code).toBe(2);
+    expect(notResults.stderr).toMatch(
+      /^qualm: .*answers\.jsonl:1 is not a result of qualm validate --format jsonl \(score: /,
+    );
+    const both = await qualm(['validate', input, '--summary-of', input]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/^qualm: --summary-of reads result files in place of an input/);
+    const flag = await qualm(['validate', '--summary-of', input, '--workers', '2']);
+    expect(flag.stderr).toBe(
+      'qualm: --workers has no effect with --summary-of (it reads results)\n',
+    );
+  });
+});
