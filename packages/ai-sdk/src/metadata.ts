@@ -1,4 +1,4 @@
-import type { ResponseQuality, SignalType } from '@qualm/validator';
+import type { ResponseQuality, Signal } from '@qualm/validator';
 
 /** What a policy does when an answer is flagged. */
 export type QualmPolicy = 'annotate' | 'throw' | 'retry' | 'fallback';
@@ -12,14 +12,12 @@ export interface AbstentionVerdict {
   details: string;
 }
 
-/** One signal the validator found, as `providerMetadata.qualm` carries it. */
-export interface QualmSignal {
-  type: SignalType;
-  evidence: string;
-  weight: number;
-  position: number;
-  context: string;
-}
+/**
+ * One signal the validator found, as `providerMetadata.qualm` carries it: its type, evidence,
+ * weight, position, context, what found it (`pattern` or `learned`) and a learned signal's
+ * probability.
+ */
+export type QualmSignal = Signal;
 
 /** The assessment of one answer; every field is JSON. */
 export interface QualmAssessment {
@@ -62,13 +60,7 @@ export function toAssessment(
     reason: quality.reason,
     assessmentConfidence: quality.assessmentConfidence,
     feedback: quality.feedback,
-    signals: quality.signals.map(({ type, evidence, weight, position, context }) => ({
-      type,
-      evidence,
-      weight,
-      position,
-      context,
-    })),
+    signals: quality.signals.map((signal) => ({ ...signal })),
     abstention,
     flagged: quality.shouldEscalate || abstention?.shouldAbstain === true,
   };

@@ -43,6 +43,8 @@ export interface NotEscalatedOptions {
   leadLength?: number;
   /** Extra patterns per signal type: regular-expression sources or `{ pattern, weight }`. */
   customPatterns?: Partial<Record<SignalType, (string | { pattern: string; weight?: number })[]>>;
+  /** Add the learned signal of the model that ships with the validator. */
+  learned?: boolean;
 }
 
 /** Options of {@link isNotAbstention}, given as the assertion's `config`. */
@@ -67,6 +69,7 @@ const notEscalatedOptions = z
     minLength: z.number().int().min(0).optional(),
     strictMode: z.boolean().optional(),
     leadLength: z.number().int().min(0).optional(),
+    learned: z.boolean().optional(),
     customPatterns: z
       .partialRecord(
         signalType,
@@ -112,8 +115,8 @@ function parseOptions<Schema extends z.ZodType>(
 const validators = new Map<string, Validator>();
 
 function validatorFor(options: NotEscalatedOptions): Validator {
-  const { minLength, strictMode, leadLength, customPatterns } = options;
-  const settings = { minLength, strictMode, leadLength, customPatterns };
+  const { minLength, strictMode, leadLength, customPatterns, learned } = options;
+  const settings = { minLength, strictMode, leadLength, customPatterns, learned };
   const key = JSON.stringify(settings);
   let validator = validators.get(key);
   if (validator === undefined) {
