@@ -7,7 +7,9 @@
  *
  * The log repeats the answers of ../shared/data/responses (GPTFuzz, JailbreakBench, HaluEval) with
  * fresh ids until it reaches the size; it is written to a temporary folder and deleted at the end.
- * Each run is the real CLI in a child process, its output going to /dev/null.
+ * Each run is the real CLI in a child process, its output going to /dev/null. Beside each run, the
+ * cores other work kept busy meanwhile (the machine's busy time from /proc/stat less the run's own
+ * CPU time, over its wall time): on a shared machine, workers only speed up on free cores.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import {
@@ -76,15 +78,32 @@ async function writeLog(path: string, answers: readonly string[], bytes: number)
 interface Run {
   seconds: number;
   peakMegabytes: number;
+  /** Cores kept busy by other work during the run, on average (Linux /proc/stat). */
+  otherCores: number;
 }
 
-// the child reports its own peak resident memory (threads included) as it exits
-const reportPeak = `data:text/javascript,process.on('exit',()=>process.stderr.write('\\nqualm-bench-max-rss '+process.resourceUsage().maxRSS+'\\n'))`;
+// the child reports its own peak resident memory and CPU time (threads included) as it exits
+const reportPeak = `data:text/javascript,process.on('exit',()=>{const u=process.resourceUsage();process.stderr.write('\\nqualm-bench-max-rss '+u.maxRSS+' cpu '+(u.userCPUTime+u.systemCPUTime)+'\\n')})`;
+
+// seconds of CPU time the whole machine has spent busy so far (all cores), from /proc/stat
+function busySeconds(): number {
+  const fields = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+  const total = fields.reduce((sum, value) => sum + value, 0);
+  // USER_HZ is 100 on Linux
+  return (total - idle) / 100;
+}
 
 function validateOnce(log: string, workers: number): Promise<Run> {
   return new Promise((resolve, reject) => {
     const devNull = openSync('/dev/null', 'w');
     const started = process.hrtime.bigint();
+    const busyBefore = busySeconds();
     const child = spawn(
       process.execPath,
       [
@@ -111,12 +130,18 @@ function validateOnce(log: string, workers: number): Promise<Run> {
     child.on('close', (status) => {
       closeSync(devNull);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const peak = /qualm-bench-max-rss (\d+)/.exec(stderr);
+      const busy = busySeconds() - busyBefore;
+      const peak = /qualm-bench-max-rss (\d+) cpu (\d+)/.exec(stderr);
       if (status !== 0 || peak === null) {
         reject(new Error(`qualm validate --workers ${workers} exited ${status}: ${stderr.trim()}`));
         return;
       }
-      resolve({ seconds, peakMegabytes: Number(peak[1]) / 1024 });
+      const ownSeconds = Number(peak[2]) / 1e6;
+      resolve({
+        seconds,
+        peakMegabytes: Number(peak[1]) / 1024,
+        otherCores: Math.max(0, (busy - ownSeconds) / seconds),
+      });
     });
   });
 }
@@ -189,6 +214,7 @@ async function main(): Promise<void> {
       'workers',
       'MB/s',
       'runs (MB/s)',
+      'other work (cores)',
       '× 1 worker',
       'target',
       `peak RSS, ${smallMegabytes.toFixed(0)} MB log`,
@@ -200,6 +226,10 @@ async function main(): Promise<void> {
       largeRuns
         .get(workers)!
         .map((run) => (largeMegabytes / run.seconds).toFixed(0))
+        .join(', '),
+      largeRuns
+        .get(workers)!
+        .map((run) => run.otherCores.toFixed(1))
         .join(', '),
       `${(rate(workers) / oneCore).toFixed(2)}×`,
       workers === 1 ? '-' : `${(0.8 * workers).toFixed(1)}×`,
