@@ -1,3 +1,4 @@
 import { packageTestConfig } from '../../vitest.shared.js';
 
-export default packageTestConfig({ testTimeout: 60_000 });
+// the CLI's tests mostly wait on child processes, so two test files at a time pay off even on two cores
+export default packageTestConfig({ testTimeout: 60_000, maxWorkers: 2 });

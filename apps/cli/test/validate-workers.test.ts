@@ -211,7 +211,7 @@ describe('qualm validate --workers', { timeout: 240_000 }, () => {
   it('refuses a worker count that is not a whole number of at least 1, or one without --jsonl', async () => {
     const zero = await qualm(['validate', big(), '--jsonl', '--workers', '0']);
     expect(zero.code).toBe(2);
-    expect(zero.stderr).toBe('qualm: --workers must be an integer >= 1, got "0"\n');
+    expect(zero.stderr).toBe('qualm: --workers must be an integer of at least 1, got "0"\n');
     const plain = await qualm(
       ['validate', '-', '--workers', '2'],
       {},
