@@ -4,7 +4,7 @@
  * straightforward implementation (each pattern searched over the whole text on its own, in a loop)
  * measured in the same run on the same texts.
  *
- *   pnpm bench:validator [--quick] [--data DIR]
+ *   pnpm bench:validator:throughput [--quick] [--data DIR]   (pnpm bench:validator runs it, then workers.ts)
  *
  * Sizes: single real responses of 200 B to 2 KB as they are ("short chat answers"), and responses
  * joined with blank lines and cut to 2 KB, 10 KB and 1 MB.
