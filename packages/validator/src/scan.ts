@@ -63,6 +63,8 @@ export class FenceTracker {
   private positions: number[] = [];
   private countBefore = 0;
   private forgottenBefore = 0;
+  /** Where the first fence of the text is (kept when older fences are folded into a count). */
+  private first: number | undefined;
 
   /** Records the fences that start in [from, to) of `buffer`, whose first character is at `offset`. */
   scan(buffer: string, offset: number, from: number, to: number): void {
@@ -91,8 +93,28 @@ export class FenceTracker {
         right >= tildes.length ||
         (left < backticks.length && (backticks[left] ?? 0) < (tildes[right] ?? 0));
       const next = takeBacktick ? backticks[left++] : tildes[right++];
-      if (next !== undefined) this.positions.push(next);
+      if (next !== undefined) {
+        this.first ??= next;
+        this.positions.push(next);
+      }
     }
+  }
+
+  /**
+   * Whether `position` lies inside a code block that opens the whole response (its first fence
+   * stands at `leadStart`): a reply the model wrote as a block, as when it plays a terminal.
+   */
+  insideOpeningBlock(position: number, leadStart: number | undefined): boolean {
+    if (this.first === undefined || this.first !== leadStart || position <= leadStart) return false;
+    const list = this.positions;
+    let low = 0;
+    let high = list.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((list[middle] ?? 0) < position) low = middle + 1;
+      else high = middle;
+    }
+    return this.countBefore + low === 1;
   }
 
   /** Whether `position` lies inside a fenced code block. */
@@ -247,7 +269,11 @@ function insideQuotation(
   return BLOCKQUOTE.test(line);
 }
 
-/** Whether a match at `position` counts: not quoted, not in code, and in its region. */
+/**
+ * Whether a match at `position` counts: not quoted, not in code, and in its region. A refusal in a
+ * code block that opens the whole response counts: the block is the reply ("```\nI'm sorry, but I
+ * cannot run that command."), as a quotation mark that opens the response is.
+ */
 function counts(
   pattern: CompiledPattern,
   position: number,
@@ -265,7 +291,8 @@ function counts(
     }
     if (insideQuotation(buffer, offset, position, leadStart)) return false;
   }
-  return !layout.fences.inside(position);
+  if (!layout.fences.inside(position)) return true;
+  return pattern.type === 'refusal' && layout.fences.insideOpeningBlock(position, leadStart);
 }
 
 function record(
