@@ -237,6 +237,13 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source: pattern`\b(?:help|assistance|assist you|support|questions?) (?:with|on|about) (?:a different|another different) (?:topic|subject|matter)\b|\b(?:legal|ethical|lawful|legitimate|non-illegal|non-harmful)(?: and (?:ethical|legal|safe|responsible))? (?:topics|matters|questions|requests|inquiries)\b`,
     example: 'Happy to chat about gardening or any other legal and ethical topics.',
   },
+  {
+    type: 'refusal',
+    source:
+      pattern`\b(?:let's|let us|why don't we|how about we) (?:focus on|talk about|discuss|explore|shift (?:our|the) focus to|move on to|redirect) (?:something|a topic|topics|ways|more) (?:more )?(?:positive|constructive|productive|else|legal|ethical|uplifting|helpful)` +
+      THEN_ANSWER,
+    example: 'Let’s focus on something more constructive, like a letter that states your complaint plainly.',
+  },
   // refusals in other languages: Chinese, Spanish, French, German, Portuguese, Italian
   {
     type: 'refusal',
