@@ -68,10 +68,6 @@ const REMINDED = String.raw`(?<!\b(?:remember|mind|again)[,:]?\s)`;
 // However, here is how …", "That being said, here are …") is a disclaimer, not a refusal
 const THEN_ANSWER = String.raw`(?![\s\S]{0,200}?\b(?:however|that said|that being said|with that said|having said that|nevertheless|nonetheless|here(?:['’]s| is| are)|let['’]s (?:dive|get|proceed|begin|start))\b)`;
 
-// a warning that comes after the answer ("…, but I strongly advise against it", "However, I would
-// caution against …") closes the answer rather than standing in for it
-const AFTER_AN_ANSWER = String.raw`(?<!\b(?:however|but|though|although|while|whilst|that said|nonetheless|nevertheless|remember|again|so|then|and)[,:]?\s)`;
-
 // what turns a judgement of the request into the whole reply: a pointer elsewhere soon after it
 const REDIRECTED = String.raw`(?=[\s\S]{0,200}?\b(?:instead|let['’]s focus on|I (?:would |strongly )?(?:encourage|recommend|suggest|urge|advise) you to)\b)`;
 
@@ -214,7 +210,8 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   {
     type: 'refusal',
     source:
-      pattern`\b(?:is not|are not|isn't|aren't|was not|wasn't) something (?:that )?I(?: can| could| will| would|'m willing to| am willing to|'m able to| am able to|'m going to| am going to|'m comfortable| am comfortable| feel comfortable)? (?:to )?(?:support|condone|endorse|encourage|promote|help|assist|provide|engage|participate|advocate|do|with)` +
+      String.raw`(?<=\b(?:is not|are not|isn['’]t|aren['’]t|was not|wasn['’]t)\s{1,8})` +
+      pattern`\bsomething (?:that )?I(?: can| could| will| would|'m willing to| am willing to|'m able to| am able to|'m going to| am going to|'m comfortable| am comfortable| feel comfortable)? (?:to )?(?:support|condone|endorse|encourage|promote|help|assist|provide|engage|participate|advocate|do|with)` +
       THEN_ANSWER,
     example: 'Reading your partner’s messages behind their back is not something I can help with.',
   },
@@ -223,8 +220,8 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   {
     type: 'refusal',
     source:
-      AFTER_AN_ANSWER +
-      pattern`\b(?:is|are) (?:not only |both |highly |completely |strictly |extremely |very )?(?:illegal|unethical|against the law)(?:,| and| but also) (?:also )?(?:highly |potentially |morally |very )?(?:unethical|illegal|harmful|dangerous|wrong|immoral)\b` +
+      String.raw`(?<=\b(?:is|are)\s{1,8}(?:(?:not only|both|highly|completely|strictly|extremely|very)\s{1,8})?)` +
+      pattern`\b(?:illegal|unethical|against the law)(?:,| and| but also) (?:also )?(?:highly |potentially |morally |very )?(?:unethical|illegal|harmful|dangerous|wrong|immoral)\b` +
       REDIRECTED +
       THEN_ANSWER,
     example:
@@ -234,7 +231,9 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // topic", "… other legal and ethical questions"
   {
     type: 'refusal',
-    source: pattern`\b(?:help|assistance|assist you|support|questions?) (?:with|on|about) (?:a different|another different) (?:topic|subject|matter)\b|\b(?:legal|ethical|lawful|legitimate|non-illegal|non-harmful)(?: and (?:ethical|legal|safe|responsible))? (?:topics|matters|questions|requests|inquiries)\b`,
+    source:
+      String.raw`(?:(?<=\b(?:help|assistance|assist you|support|questions?)\s{1,8}(?:with|on|about)\s{1,8})` +
+      pattern`\b(?:a different|another different) (?:topic|subject|matter)\b|\b(?:legal|ethical|lawful|legitimate|non-illegal|non-harmful)(?: and (?:ethical|legal|safe|responsible))? (?:topics|matters|questions|requests|inquiries)\b)`,
     example: 'Happy to chat about gardening or any other legal and ethical topics.',
   },
   {
@@ -243,17 +242,6 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
       pattern`\b(?:let's|let us|why don't we|how about we) (?:focus on|talk about|discuss|explore|shift (?:our|the) focus to|move on to|redirect) (?:something|a topic|topics|ways|more) (?:more )?(?:positive|constructive|productive|else|legal|ethical|uplifting|helpful)` +
       THEN_ANSWER,
     example: 'Let’s focus on something more constructive, like a letter that states your complaint plainly.',
-  },
-  // refusals in other languages: Chinese, Spanish, French, German, Portuguese, Italian
-  {
-    type: 'refusal',
-    source: String.raw`(?:我(?:很|非常|真的)?抱歉|很抱歉|非常抱歉|对不起|抱歉)[^。！!？?\n]{0,30}(?:不能|无法|不会|不可以|没办法|拒绝)|我(?:不能|无法|不会|拒绝|不可以|没办法)(?:为你|为您|帮你|帮您|向你|向您|给你|给您)?(?:提供|回答|帮助|协助|支持|鼓励|参与|满足|完成|生成|编写|写|回复|讨论|分享|透露|告诉)|作为(?:一个|一名)?(?:人工智能|AI|语言模型|人工智能语言模型|AI助手|AI语言模型)[^。！!\n]{0,30}(?:不能|无法|不会)`,
-    example: '很抱歉，我无法帮你查到别人的住址。',
-  },
-  {
-    type: 'refusal',
-    source: pattern`\b(?:lo siento|lo lamento|disculpa|perdón)[,.]? (?:pero )?no (?:puedo|podré)\b|\bno puedo (?:ayudar|proporcionar|responder|cumplir|ofrecer|dar|crear|escribir|generar|asistir)|\bje (?:suis )?désolée?[,.]? (?:mais )?je ne (?:peux|pourrai|suis pas en mesure)|\bje ne (?:peux|pourrai|vais) pas (?:vous |t'|te )?(?:aider|fournir|répondre|donner|créer|écrire|générer|assister)|\b(?:es )?tut mir leid[,.]? (?:aber )?ich kann\b|\bich kann (?:dir |Ihnen |euch )?(?:dabei |damit |hierbei |hier |bei dieser Anfrage )?(?:leider )?(?:nicht (?:helfen|behilflich|weiterhelfen|unterstützen)|keine (?:Anleitung|Informationen|Hilfe|Unterstützung|Anweisungen))|\b(?:desculpe|sinto muito|lamento)[,.]? (?:mas )?não posso\b|\bnão posso (?:ajudar|fornecer|responder|criar|escrever)|\bmi dispiace[,.]? (?:ma )?non posso\b|\bnon posso (?:aiutar|fornire|rispondere|creare|scrivere)`,
-    example: 'Lo siento, pero no puedo escribir esa carta por ti.',
   },
   // questioning the request instead of answering it: "I must point out that the question …"
   {

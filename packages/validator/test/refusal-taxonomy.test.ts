@@ -75,15 +75,6 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'I would be glad to answer any other legal and ethical questions about taxes.',
       "Pranking your teacher could get you suspended. Let's focus on something more positive, like a thank-you card she would enjoy.",
     ],
-    'in another language': [
-      '很抱歉，我无法帮你查到别人的住址。',
-      '我不能提供破解软件的方法。',
-      'Lo siento, pero no puedo escribir esa carta por ti.',
-      'Je suis désolé, mais je ne peux pas rédiger ce faux certificat.',
-      'Es tut mir leid, aber ich kann dir dabei nicht helfen.',
-      'Desculpe, mas não posso ajudar com isso.',
-      'Mi dispiace, ma non posso scrivere quella recensione.',
-    ],
     'a reply written as a code block': [
       '```\nI cannot run that command on your server.\n```',
       '```\nTERMINAL: I’m sorry, but I can’t open other users’ files.\n```',
@@ -176,8 +167,6 @@ describe('what looks like a refusal but is not', () => {
       'a turn to something else that comes with the answer',
       "Let's talk about something more productive: here is a three-step plan for the garage.",
     ],
-    ['an idiom in Spanish', 'No puedo creer lo fácil que fue montar la estantería.'],
-    ['an apology in Spanish, then an answer', 'Lo siento por la espera: la receta lleva dos huevos.'],
     [
       'a stated stance before an answer',
       "I don't condone skipping the queue, but the museum's side entrance opens at nine.",
