@@ -241,7 +241,8 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source:
       pattern`\b(?:let's|let us|why don't we|how about we) (?:focus on|talk about|discuss|explore|shift (?:our|the) focus to|move on to|redirect) (?:something|a topic|topics|ways|more) (?:more )?(?:positive|constructive|productive|else|legal|ethical|uplifting|helpful)` +
       THEN_ANSWER,
-    example: 'Let’s focus on something more constructive, like a letter that states your complaint plainly.',
+    example:
+      'Let’s focus on something more constructive, like a letter that states your complaint plainly.',
   },
   // questioning the request instead of answering it: "I must point out that the question …"
   {
