@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qualmWithEnvironment } from './qualm-process.js';
 
-const qualm = qualmWithEnvironment({});
+const withProgress = qualmWithEnvironment({});
+// these tests compare whole outputs: on a busy machine a run can last long enough to print
+// progress lines, so progress is off
+const qualm: typeof withProgress = (args, ...rest) =>
+  withProgress(['--no-progress', ...args], ...rest);
 let directory: string;
 
 beforeAll(() => {
