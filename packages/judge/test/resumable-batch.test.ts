@@ -106,7 +106,7 @@ describe('runBatch', () => {
     server = await startChatServer({
       handler: async (body) => {
         if (lastUserText(body).includes('mars')) return { fault: 'status', status: 401 };
-        await sleep(400);
+        await sleep(3_000);
         return { content: 'a moon' };
       },
     });
@@ -126,7 +126,7 @@ describe('runBatch', () => {
     });
     await expect(run).rejects.toMatchObject({ code: 'AUTHENTICATION_FAILED' });
     // the call under way was cut short, and no other planet was asked
-    expect(performance.now() - started).toBeLessThan(350);
+    expect(performance.now() - started).toBeLessThan(2_500);
     expect(server.chatRequests().length).toBeLessThanOrEqual(2);
     expect(readFileSync(path, { encoding: 'utf8', flag: 'a+' })).toBe('');
   });

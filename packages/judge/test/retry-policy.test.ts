@@ -375,20 +375,20 @@ describe('endpoint URL', () => {
     const port = await unusedPort();
     const started = performance.now();
     const client = testClient(`http://127.0.0.1:${port}/v1`, {
-      backoff: { baseDelayMs: 1_000, jitter: 0 },
+      backoff: { baseDelayMs: 10_000, jitter: 0 },
     });
     const error = await failure(client.checkEndpoint());
     expect(error.code).toBe(JudgeErrorCode.INVALID_ENDPOINT);
     expect(error.kind).toBe('setup');
     expect(error.message).toContain(`http://127.0.0.1:${port}/v1`);
     expect(error.message).toContain('connection refused');
-    // a retry would have waited a second
-    expect(performance.now() - started).toBeLessThan(900);
+    // a retry would have waited ten seconds (the margin is for a busy machine)
+    expect(performance.now() - started).toBeLessThan(8_000);
   });
 
   it('a port fetch never connects to is a set-up error naming the URL, never retried', async () => {
     const client = testClient('http://127.0.0.1:6000/v1', {
-      backoff: { baseDelayMs: 1_000, jitter: 0 },
+      backoff: { baseDelayMs: 10_000, jitter: 0 },
     });
     const error = await failure(client.complete(question));
     expect(error.code).toBe(JudgeErrorCode.INVALID_ENDPOINT);
@@ -402,10 +402,10 @@ describe('endpoint URL', () => {
     for (const status of [501, 503]) {
       server = await startChatServer({ modelsReply: { fault: 'raw', status, body: page } });
       const started = performance.now();
-      const client = testClient(server.baseURL, { backoff: { baseDelayMs: 1_000, jitter: 0 } });
+      const client = testClient(server.baseURL, { backoff: { baseDelayMs: 10_000, jitter: 0 } });
       await expect(client.checkEndpoint()).resolves.toBeUndefined();
       expect(server.requests.filter((request) => request.path === '/v1/models')).toHaveLength(1);
-      expect(performance.now() - started).toBeLessThan(900);
+      expect(performance.now() - started).toBeLessThan(8_000);
       await server.close();
     }
     server = undefined;
