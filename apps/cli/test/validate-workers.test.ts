@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qualmWithEnvironment } from './qualm-process.js';
@@ -212,10 +212,21 @@ describe('qualm validate --workers', { timeout: 240_000 }, () => {
     expect(one.stdout).toContain('"source":"learned"');
   });
 
-  it('refuses a worker count that is not a whole number of at least 1, or one without --jsonl', async () => {
+  it('refuses a worker count under 1, over 4 × the cores or not whole, or one without --jsonl', async () => {
+    const most = 4 * availableParallelism();
     const zero = await qualm(['validate', big(), '--jsonl', '--workers', '0']);
     expect(zero.code).toBe(2);
-    expect(zero.stderr).toBe('qualm: --workers must be an integer of at least 1, got "0"\n');
+    expect(zero.stderr).toBe(`qualm: --workers must be an integer from 1 to ${most}, got "0"\n`);
+    // a thousand threads would hold a heap each: refused even for an input that needs none
+    const many = await qualm([
+      'validate',
+      file('few.jsonl', log(5)),
+      '--jsonl',
+      '--workers',
+      '1000',
+    ]);
+    expect(many.code).toBe(2);
+    expect(many.stderr).toBe(`qualm: --workers must be an integer from 1 to ${most}, got "1000"\n`);
     const plain = await qualm(
       ['validate', '-', '--workers', '2'],
       {},
@@ -286,6 +297,31 @@ describe('qualm validate --summary-of', { timeout: 240_000 }, () => {
     const flag = await qualm(['validate', '--summary-of', input, '--workers', '2']);
     expect(flag.stderr).toBe(
       'qualm: --workers has no effect with --summary-of (it reads results)\n',
+    );
+  });
+
+  it('refuses an empty result file among good ones, and a file given twice, rather than miscount', async () => {
+    const run = await qualm([
+      'validate',
+      file('five.jsonl', log(5)),
+      '--jsonl',
+      '--format',
+      'jsonl',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const good = file('results-good.jsonl', run.stdout);
+    const empty = file('results-empty.jsonl', '');
+    const withEmpty = await qualm(['validate', '--summary-of', good, empty]);
+    expect(withEmpty.code).toBe(2);
+    expect(withEmpty.stdout).toBe('');
+    expect(withEmpty.stderr).toBe(
+      `qualm: ${empty} holds no results: a run of qualm validate --format jsonl writes one per response, so this shard's run failed or has not finished\n`,
+    );
+    const twice = await qualm(['validate', '--summary-of', good, empty.replace('empty', 'good')]);
+    expect(twice.code).toBe(2);
+    expect(twice.stdout).toBe('');
+    expect(twice.stderr).toBe(
+      `qualm: --summary-of names ${good} twice: its results would count twice\n`,
     );
   });
 });

@@ -9,6 +9,7 @@ export {
 export { ParallelError, ParallelErrorCode } from './errors.js';
 export {
   defaultWorkers,
+  maxWorkers,
   type ValidatedChunk,
   type ValidateJsonLinesOptions,
   validateJsonLines,

@@ -37,6 +37,14 @@ export function defaultWorkers(): number {
 }
 
 /**
+ * The most workers a run may start: 4 × the machine's cores. Each thread holds its own validator
+ * and heap (about 100 MB), and past the cores more threads only share them.
+ */
+export function maxWorkers(): number {
+  return 4 * availableParallelism();
+}
+
+/**
  * Validates a JSON Lines input (bytes, as a file stream gives them) on a pool of worker threads and
  * yields each chunk's results in input order. Memory stays bounded: at most two chunks per worker
  * are read ahead. Every number of workers gives the same results, byte for byte. The first line
@@ -53,6 +61,12 @@ export async function* validateJsonLines(
     throw new ParallelError(
       ParallelErrorCode.INVALID_OPTIONS,
       `workers must be a whole number of at least 1, got ${String(workers)}`,
+    );
+  }
+  if (workers > maxWorkers()) {
+    throw new ParallelError(
+      ParallelErrorCode.INVALID_OPTIONS,
+      `workers must be at most ${maxWorkers()} (4 × the machine's ${availableParallelism()} cores), got ${workers}`,
     );
   }
   if (!Number.isInteger(chunkBytes) || chunkBytes < 1) {

@@ -28,7 +28,8 @@ const resultRecord = z.object({
  * Sums up result files written by `qualm validate --format jsonl` (one per shard of a large log,
  * for instance), in the order given: the summary equals that of one run over all the shards'
  * inputs in the same order. Memory stays constant. A line that is not a result record is an
- * INVALID_INPUT error naming the file and line; blank lines are skipped.
+ * INVALID_INPUT error naming the file and line; blank lines are skipped; a file without a record
+ * (a shard whose run failed) is an INVALID_INPUT error naming it.
  */
 export async function summarizeResultFiles(
   sources: readonly ResultSource[],
@@ -68,7 +69,16 @@ export async function summarizeResultFiles(
         parsed.data.signals.map((signal) => signal.type),
       );
     }
-    files.push({ name: source.name, records: accumulator.count - before });
+    const records = accumulator.count - before;
+    // a run writes one record per response and refuses an empty input: an empty file is a shard
+    // whose run failed or never wrote, and summing without it would undercount the log
+    if (records === 0) {
+      throw new ParallelError(
+        ParallelErrorCode.INVALID_INPUT,
+        `${source.name} holds no results: a run of qualm validate --format jsonl writes one per response, so this shard's run failed or has not finished`,
+      );
+    }
+    files.push({ name: source.name, records });
   }
   return { summary: accumulator.summary(), files };
 }

@@ -70,4 +70,19 @@ describe('summarizeResultFiles', () => {
       'b.jsonl:2 is not a result of qualm validate --format jsonl (score: Invalid input: expected number, received undefined)',
     );
   });
+
+  it('refuses a file without results among others, naming it, rather than undercount the log', async () => {
+    const error = await summarizeResultFiles([
+      {
+        name: 'results-0.jsonl',
+        content: Readable.from(['{"score":1,"shouldEscalate":false,"signals":[]}\n']),
+      },
+      { name: 'results-1.jsonl', content: Readable.from(['\n']) },
+    ]).catch((reason: unknown) => reason);
+    expect(ParallelError.isInstance(error)).toBe(true);
+    expect((error as ParallelError).code).toBe('INVALID_INPUT');
+    expect((error as Error).message).toBe(
+      "results-1.jsonl holds no results: a run of qualm validate --format jsonl writes one per response, so this shard's run failed or has not finished",
+    );
+  });
 });

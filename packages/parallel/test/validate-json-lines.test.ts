@@ -1,11 +1,12 @@
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { getQualitySummary } from '@qualm/validator';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  maxWorkers,
   ParallelError,
   SummaryAccumulator,
   type ValidatedChunk,
@@ -204,5 +205,14 @@ describe('validateJsonLines', () => {
     const { error } = await run(pieces(log, [100]), { workers: 0 });
     expect((error as ParallelError).code).toBe('INVALID_OPTIONS');
     expect((error as Error).message).toBe('workers must be a whole number of at least 1, got 0');
+  });
+
+  it('refuses more workers than 4 × the cores before starting any thread', async () => {
+    // an input that fits in one chunk starts no thread: refused all the same
+    const { error } = await run(pieces(log, [100]), { workers: 1000 });
+    expect((error as ParallelError).code).toBe('INVALID_OPTIONS');
+    expect((error as Error).message).toBe(
+      `workers must be at most ${maxWorkers()} (4 × the machine's ${availableParallelism()} cores), got 1000`,
+    );
   });
 });

@@ -1,7 +1,9 @@
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import {
   defaultWorkers,
+  maxWorkers,
   SummaryAccumulator,
   summarizeResultFiles,
   validateJsonLines,
@@ -419,10 +421,10 @@ export function registerValidate(program: Command): void {
     .option('--fail-on-escalate', 'exit 1 when any response escalates (for CI gates)')
     .option('--skip-invalid', 'with --jsonl: skip lines that are not valid and count them')
     .addOption(
-      new Option('--workers <n>', 'with --jsonl: threads that validate').default(
-        undefined,
-        `${defaultWorkers()}, the machine's cores`,
-      ),
+      new Option(
+        '--workers <n>',
+        'with --jsonl: threads that validate, at most 4 × the cores',
+      ).default(undefined, `${defaultWorkers()}, the machine's cores`),
     )
     .option(
       '--summary-of <results...>',
@@ -444,7 +446,11 @@ export function registerValidate(program: Command): void {
       const workers =
         flags.workers === undefined
           ? defaultWorkers()
-          : parseNumberOption('--workers', flags.workers, { min: 1, integer: true });
+          : parseNumberOption('--workers', flags.workers, {
+              min: 1,
+              max: maxWorkers(),
+              integer: true,
+            });
       const { validator, options } = validatorFrom(flags);
       noteTerminalInput(file, 'responses');
       const sink =
@@ -526,15 +532,22 @@ async function summarizeResults(
     { option: 'model', flag: '--model', ...validating },
   ]);
   const paths = flags.summaryOf ?? [];
+  // a file given twice (overlapping globs) would count its results twice
+  const seen = new Map<string, string>();
+  for (const path of paths) {
+    const key = path === '-' ? '-' : resolve(path);
+    const earlier = seen.get(key);
+    if (earlier !== undefined) {
+      throw new CliError(
+        CliErrorCode.INVALID_ARGUMENT,
+        `--summary-of names ${inputName(path)} twice${earlier === path ? '' : ` (as ${earlier})`}: its results would count twice`,
+      );
+    }
+    seen.set(key, path);
+  }
   const { summary, files } = await summarizeResultFiles(
     paths.map((path) => ({ name: inputName(path), content: readChunks(path) })),
   );
-  if (summary.total === 0) {
-    throw new CliError(
-      CliErrorCode.NOTHING_TO_DO,
-      `${paths.join(', ')} ${paths.length === 1 ? 'holds' : 'hold'} no results: give files written by qualm validate --format jsonl`,
-    );
-  }
   if (flags.format === 'table') {
     process.stdout.write(
       `${files.map((entry) => `${entry.name}: ${entry.records} results`).join('\n')}\n\n${summaryText(summary, 0)}\n`,
