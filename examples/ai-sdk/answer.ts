@@ -26,8 +26,17 @@ if (values.help || question === '') {
   console.error(usage);
   process.exit(values.help ? 0 : 2);
 }
-const policy = values.policy as 'annotate' | 'throw' | 'retry' | 'fallback';
-const evidence = values.evidence.map((path) => readFileSync(path, 'utf8'));
+const policies = ['annotate', 'throw', 'retry', 'fallback'] as const;
+const policy = values.policy as (typeof policies)[number];
+if (!policies.includes(policy))
+  fail(`--policy must be one of ${policies.join(', ')}, got "${values.policy}"`);
+const evidence = values.evidence.map((path) => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    return fail(`cannot read --evidence ${path}: ${(error as Error).message}`);
+  }
+});
 
 const provider = createOpenAICompatible({
   name: 'chat',
@@ -44,10 +53,15 @@ const model = wrapLanguageModel({
   }),
 });
 
+// the AI SDK reports a stream's error here (by default it prints the whole error object)
+let failure: unknown;
 try {
   const result = streamText({
     model,
     prompt: question,
+    onError: ({ error }) => {
+      failure ??= error;
+    },
     ...(evidence.length > 0
       ? {
           system: `Answer from these notes:\n\n${evidence.join('\n\n')}`,
@@ -57,6 +71,7 @@ try {
   });
   for await (const text of result.textStream) process.stdout.write(text);
   process.stdout.write('\n');
+  if (failure !== undefined) throw failure;
   const qualm = (await result.providerMetadata)?.qualm as QualmMetadata | undefined;
   if (qualm === undefined) {
     console.error('qualm: no answer to assess (the model only called tools)');
@@ -71,5 +86,13 @@ try {
     console.error(`\nqualm: ${error.message}`);
     process.exit(1);
   }
-  throw error;
+  // the endpoint or the model failed: one line, as the AI SDK words it
+  console.error(`\nanswer.ts: ${(error as Error).message}`);
+  process.exit(1);
+}
+
+/** Prints a usage problem in one line and exits 2. */
+function fail(message: string): never {
+  console.error(`answer.ts: ${message}`);
+  process.exit(2);
 }

@@ -20,27 +20,27 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-/** Runs the example script as a user would, against the loopback server. */
+/**
+ * Runs the example as its README says, `pnpm start …` in its folder, against the loopback server
+ * (or `baseURL`): from a clone, with nothing built.
+ */
 function runExample(
   handler: ChatServerHandler,
   args: readonly string[],
+  baseURL = server.baseURL,
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
   server.clearRequests();
   server.setHandler(handler);
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=@qualm/source', '--import', 'tsx', 'answer.ts', ...args],
-      {
-        cwd: exampleFolder,
-        env: {
-          ...process.env,
-          OPENAI_BASE_URL: server.baseURL,
-          OPENAI_API_KEY: 'test-key',
-          MODEL: 'test-model',
-        },
+    const child = spawn('pnpm', ['-s', 'start', ...args], {
+      cwd: exampleFolder,
+      env: {
+        ...process.env,
+        OPENAI_BASE_URL: baseURL,
+        OPENAI_API_KEY: 'test-key',
+        MODEL: 'test-model',
       },
-    );
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -112,5 +112,35 @@ describe('the AI SDK example app over a real chat-completions endpoint', () => {
     const system = server.chatRequests()[0]?.body?.messages[0];
     expect(system).toMatchObject({ role: 'system' });
     expect(String(system?.content)).toContain('The Berlin office lease ends in March');
+  });
+
+  it('refuses an unknown --policy and a missing --evidence file in one line, exit 2', async () => {
+    const policy = await runExample(() => ({ content: 'unused' }), ['--policy', 'shout', 'Hi?']);
+    expect(policy.status).toBe(2);
+    expect(policy.stderr).toBe(
+      'answer.ts: --policy must be one of annotate, throw, retry, fallback, got "shout"\n',
+    );
+    const missing = join(folder, 'no-such-notes.txt');
+    const evidence = await runExample(
+      () => ({ content: 'unused' }),
+      ['--evidence', missing, 'Hi?'],
+    );
+    expect(evidence.status).toBe(2);
+    expect(evidence.stderr).toMatch(
+      /^answer\.ts: cannot read --evidence .*no-such-notes\.txt: ENOENT/,
+    );
+    expect(evidence.stderr.trim().split('\n')).toHaveLength(1);
+    expect(server.chatRequests()).toHaveLength(0);
+  });
+
+  it('says in one line that the endpoint cannot be reached, exit 1', async () => {
+    const closed = await startChatServer();
+    const baseURL = closed.baseURL;
+    await closed.close();
+    const run = await runExample(() => ({ content: 'unused' }), ['Hi?'], baseURL);
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^answer\.ts: .*Cannot connect to API/),
+    ]);
   });
 });
