@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { node22Path } from '@qualm/node-22';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -117,6 +117,48 @@ describe.skipIf(node === undefined)(`promptfoo ${promptfooVersion} eval on Node 
     expect(
       rows.get('not-javascript expects an abstention where the evidence cannot answer')?.success,
     ).toBe(true);
+  });
+
+  it('runs the example as its README says, pnpm eval, building what it needs first', async () => {
+    const outputFile = join(mkdtempSync(join(scratch, 'example-')), 'results.json');
+    const run = await new Promise<{ status: number | null; output: string }>((resolve, reject) => {
+      const child = spawn('pnpm', ['-s', 'eval', '--no-write', '-o', outputFile], {
+        cwd: exampleFolder,
+        env: {
+          ...process.env,
+          PATH: `${dirname(node!)}${delimiter}${process.env.PATH ?? ''}`,
+          PROMPTFOO_DISABLE_TELEMETRY: '1',
+          PROMPTFOO_DISABLE_UPDATE: '1',
+          PROMPTFOO_CONFIG_DIR: join(scratch, 'config'),
+          NODE_OPTIONS: '',
+        },
+      });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+      child.on('error', reject);
+      child.on('close', (status) => resolve({ status, output }));
+    });
+    expect(run.status, run.output).toBe(100);
+    const rows = (
+      JSON.parse(readFileSync(outputFile, 'utf8')) as { results: { results: EvalRow[] } }
+    ).results.results;
+    // each test graded by the assertion (a package promptfoo cannot load leaves none graded)
+    const grades = rows.map(
+      (row) => row.gradingResult?.componentResults?.[0]?.pass ?? 'not graded',
+    );
+    expect(
+      grades.filter((pass) => pass === true),
+      run.output,
+    ).toHaveLength(4);
+    expect(
+      grades.filter((pass) => pass === false),
+      run.output,
+    ).toHaveLength(3);
   });
 
   it('fails a test whose assertion config is wrong, naming the field', async () => {
