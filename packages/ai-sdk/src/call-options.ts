@@ -23,6 +23,13 @@ export function readCall(params: CallOptionsLike): CallReading {
   if (typeof own !== 'object' || own === null || Array.isArray(own)) {
     throw invalid(`providerOptions.qualm must be an object, got ${describe(own)}`);
   }
+  // a misspelt key (`evidense`) would turn the abstention check off without a word
+  const unknown = Object.keys(own).find((key) => key !== 'evidence' && key !== 'question');
+  if (unknown !== undefined) {
+    throw invalid(
+      `providerOptions.qualm has an unknown key "${unknown}" (it reads evidence, question)`,
+    );
+  }
   const { evidence, question } = own;
   let texts: string[] | undefined;
   if (typeof evidence === 'string') {

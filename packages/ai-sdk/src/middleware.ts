@@ -260,9 +260,22 @@ interface Settings {
   abstention: AbstentionDetectorLike | false | undefined;
 }
 
+const OPTION_NAMES: readonly string[] = [
+  'policy',
+  'validator',
+  'retryInstruction',
+  'fallback',
+  'abstention',
+] satisfies (keyof QualmMiddlewareOptions)[];
+
 function resolveOptions(options: QualmMiddlewareOptions): Settings {
   if (typeof options !== 'object' || options === null) {
     throw invalidOptions(`the options must be an object, got ${String(options)}`);
+  }
+  // a misspelt option would otherwise leave its default in force without a word
+  const unknown = Object.keys(options).find((key) => !OPTION_NAMES.includes(key));
+  if (unknown !== undefined) {
+    throw invalidOptions(`unknown option "${unknown}" (it takes ${OPTION_NAMES.join(', ')})`);
   }
   const policy = options.policy ?? 'annotate';
   if (!POLICIES.includes(policy)) {

@@ -53,4 +53,10 @@ describe('qualmMiddleware options', () => {
       optionsError(() => qualmMiddleware({ abstention: { check: () => true } as never })).message,
     ).toContain('detect()');
   });
+
+  it('refuses an option it does not know, so a misspelt one never leaves a default in force', () => {
+    expect(optionsError(() => qualmMiddleware({ polcy: 'throw' } as never)).message).toBe(
+      'qualmMiddleware: unknown option "polcy" (it takes policy, validator, retryInstruction, fallback, abstention)',
+    );
+  });
 });

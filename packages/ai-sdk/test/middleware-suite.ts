@@ -557,6 +557,26 @@ export function describeMiddleware(kit: SdkKit): void {
         'providerOptions.qualm.evidence[1] must be a string, got number',
       );
     });
+
+    it('rejects a misspelt key rather than skip the evidence check', async () => {
+      const model = kit.mockModel({ answers: [{ text: answer }] });
+      const error = await kit
+        .generateText({
+          model: kit.wrap(model),
+          prompt: question,
+          providerOptions: { qualm: { evidense: ['The pool opens at seven.'] } },
+        })
+        .then(
+          () => undefined,
+          (reason: unknown) => reason,
+        );
+      expect(AiSdkError.isInstance(error)).toBe(true);
+      expect((error as AiSdkError).code).toBe('INVALID_INPUT');
+      expect((error as Error).message).toBe(
+        'providerOptions.qualm has an unknown key "evidense" (it reads evidence, question)',
+      );
+      expect(model.generateCalls).toHaveLength(0);
+    });
   });
 
   describe(`${kit.label}: objects`, () => {
