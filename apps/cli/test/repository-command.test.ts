@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -47,5 +49,23 @@ describe('pnpm -s qualm, as the README runs it', () => {
     const result = await shell('pnpm -s qualm --version', root);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^qualm \d+\.\d+\.\d+/);
+  });
+});
+
+describe("the README's commands for logs past one machine", () => {
+  it('run as written in a folder of the clone: shard, validate a shard, sum the results', async () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const block = /### Large logs[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(block, 'the sharding block of the README').toBeDefined();
+    // inside the clone, as a user's folder would be
+    const folder = mkdtempSync(join(root, 'node_modules', '.readme-shards-'));
+    try {
+      copyFileSync(join(examples, 'responses.jsonl'), join(folder, 'answers.jsonl'));
+      const result = await shell(`set -e\n${block}`, folder);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/^results-07\.jsonl: 2 results\n\nresponses: 2\n/);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
