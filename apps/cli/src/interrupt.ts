@@ -1,6 +1,7 @@
 import { INTERRUPTED_EXIT_STATUS } from './errors.js';
 
 let controller: AbortController | undefined;
+let stopping = 'the calls under way are cancelled';
 const cleanups = new Set<() => void>();
 
 /**
@@ -15,9 +16,11 @@ export function onForcedExit(cleanup: () => void): () => void {
 /**
  * Lets a verb stop cleanly on Ctrl-C: the first SIGINT aborts the signal returned here, so the
  * run can finish the line it is writing and say how to continue; a second one ends the process at
- * once. A verb that never asks is ended by the first SIGINT.
+ * once. A verb that never asks is ended by the first SIGINT. `whatStops` is what the first
+ * Ctrl-C's message says happens to the work under way.
  */
-export function interruptSignal(): AbortSignal {
+export function interruptSignal(whatStops = 'the calls under way are cancelled'): AbortSignal {
+  stopping = whatStops;
   controller ??= new AbortController();
   return controller.signal;
 }
@@ -32,9 +35,7 @@ function onInterrupt(): void {
   if (firstInterruptAt !== undefined && now - firstInterruptAt < sameInterruptMs) return;
   firstInterruptAt ??= now;
   if (controller && !controller.signal.aborted) {
-    process.stderr.write(
-      '\nqualm: stopping: the calls under way are cancelled (Ctrl-C again to quit at once)\n',
-    );
+    process.stderr.write(`\nqualm: stopping: ${stopping} (Ctrl-C again to quit at once)\n`);
     controller.abort(new Error('interrupted'));
     return;
   }
@@ -57,6 +58,7 @@ export async function withInterruptHandler<Result>(work: () => Promise<Result>):
   } finally {
     process.off('SIGINT', onInterrupt);
     controller = undefined;
+    stopping = 'the calls under way are cancelled';
     firstInterruptAt = undefined;
     cleanups.clear();
   }

@@ -91,3 +91,40 @@ export function startQualm(args: readonly string[], env: Environment = {}): Chil
 export function endpointEnvironment(apiKey: string): Environment {
   return { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: undefined, QUALM_JUDGE_MODEL: undefined };
 }
+
+/**
+ * Runs the built `qualm` binary and sends it SIGINT, as Ctrl-C does, once its stdout has shown
+ * `afterBytes` bytes; never throws.
+ */
+export function qualmInterruptedOnOutput(
+  args: readonly string[],
+  afterBytes: number,
+): Promise<QualmRun & { signalled: boolean }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout: Buffer[] = [];
+    let seen = 0;
+    let stderr = '';
+    let signalled = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout.push(chunk);
+      seen += chunk.byteLength;
+      if (!signalled && seen >= afterBytes) {
+        signalled = true;
+        child.kill('SIGINT');
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) =>
+      resolve({
+        stdout: Buffer.concat(stdout).toString('utf8'),
+        stderr,
+        code: code ?? -1,
+        signalled,
+      }),
+    );
+  });
+}

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { qualmWithEnvironment } from './qualm-process.js';
+import { qualmInterruptedOnOutput, qualmWithEnvironment } from './qualm-process.js';
 
 const withProgress = qualmWithEnvironment({});
 // these tests compare whole outputs: on a busy machine a run can last long enough to print
@@ -210,6 +210,36 @@ describe('qualm validate --workers', { timeout: 240_000 }, () => {
     expect(one.code, one.stderr).toBe(0);
     expect(two.stdout).toBe(one.stdout);
     expect(one.stdout).toContain('"source":"learned"');
+  });
+
+  it('on Ctrl-C finishes the responses under way, closes the output whole, says where it stopped and exits 130', async () => {
+    const path = file('long.jsonl', log(400_000));
+    for (const format of ['json', 'jsonl']) {
+      const run = await qualmInterruptedOnOutput(
+        ['--no-progress', 'validate', path, '--jsonl', '--id-field', 'id', '--format', format],
+        1,
+      );
+      expect(run.signalled).toBe(true);
+      expect(run.code, run.stderr).toBe(130);
+      const results =
+        format === 'json'
+          ? JSON.parse(run.stdout).results
+          : run.stdout
+              .trimEnd()
+              .split('\n')
+              .map((line) => JSON.parse(line));
+      expect(results.length).toBeGreaterThan(0);
+      expect(results.length).toBeLessThan(400_000);
+      expect(results.map((result: { id: string }) => result.id)).toEqual(
+        results.map((_: unknown, index: number) => `r${index}`),
+      );
+      const last = run.stderr.trimEnd().split('\n').at(-1);
+      expect(last).toMatch(
+        new RegExp(
+          `^qualm: interrupted: ${results.length} responses validated and written, up to line \\d+ of .*long\\.jsonl; validation does not resume: to go on, validate the lines after it \\(tail -n \\+\\d+ `,
+        ),
+      );
+    }
   });
 
   it('refuses a worker count under 1, over 4 × the cores or not whole, or one without --jsonl', async () => {

@@ -21,7 +21,8 @@ import {
 } from '@qualm/validator';
 import { type Command, Option } from 'commander';
 import { z } from 'zod';
-import { CliError, CliErrorCode } from '../errors.js';
+import { CliError, CliErrorCode, INTERRUPTED_EXIT_STATUS } from '../errors.js';
+import { interruptSignal } from '../interrupt.js';
 import {
   columnWidths,
   given,
@@ -93,7 +94,9 @@ order (the --summary then goes to stderr); json writes one document; the table s
 the first 1,000 rows. Binary input (an executable, an image) is refused.
 
 Exit status: 0, or 1 with --fail-on-escalate when any response escalates, 2 on bad input (a
-missing, empty or binary file, a broken line, a JSON Lines input without responses).`;
+missing, empty or binary file, a broken line, a JSON Lines input without responses), 130 when
+interrupted: Ctrl-C lets the responses under way finish, closes the output whole and says up to
+which input line results were written (a run does not resume; validate the rest with tail -n +N).`;
 
 const patternEntry = z.union([
   z.string().min(1),
@@ -222,10 +225,14 @@ async function validateLines(
   options: { validator: ValidatorOptions; workers: number },
   sink: ResultSink,
   tally: Tally,
-): Promise<{ rows: number; skipped: number; withId: number }> {
+): Promise<{ rows: number; skipped: number; withId: number; interruptedAfterLine?: number }> {
   const source = inputName(path);
   let skipped = 0;
   let withId = 0;
+  let lines = 0;
+  let interruptedAfterLine: number | undefined;
+  // Ctrl-C lets the chunk under way finish and go out whole, then the output is closed
+  const interrupted = interruptSignal('the responses under way are finished and written');
   const progress = new Progress('validate', undefined);
   for await (const chunk of validateJsonLines(readChunks(path), {
     field: flags.field,
@@ -247,6 +254,11 @@ async function validateLines(
       const written = sink.take(row);
       if (written) await written;
     }
+    lines += chunk.lines;
+    if (interrupted.aborted) {
+      interruptedAfterLine = lines;
+      break;
+    }
   }
   progress.finish();
   if (progress.count === 0) {
@@ -255,7 +267,12 @@ async function validateLines(
       `${source} holds no responses${skipped > 0 ? ` (${skipped} invalid line${skipped === 1 ? '' : 's'} skipped)` : ''}: each line should be a JSON object with the text in "${flags.field}"`,
     );
   }
-  return { rows: progress.count, skipped, withId };
+  return {
+    rows: progress.count,
+    skipped,
+    withId,
+    ...(interruptedAfterLine !== undefined ? { interruptedAfterLine } : {}),
+  };
 }
 
 function shorten(text: string, length: number): string {
@@ -464,8 +481,9 @@ export function registerValidate(program: Command): void {
       let rows = 1;
       let skipped = 0;
       let withId = 0;
+      let interruptedAfterLine: number | undefined;
       if (flags.jsonl) {
-        ({ rows, skipped, withId } = await validateLines(
+        ({ rows, skipped, withId, interruptedAfterLine } = await validateLines(
           file,
           flags,
           { validator: options, workers },
@@ -495,6 +513,14 @@ export function registerValidate(program: Command): void {
       }
       if (skipped > 0 && !flags.summary) {
         process.stderr.write(`qualm: skipped ${skipped} invalid line${skipped === 1 ? '' : 's'}\n`);
+      }
+      if (interruptedAfterLine !== undefined) {
+        const rest = `tail -n +${interruptedAfterLine + 1} ${file === undefined || file === '-' ? 'INPUT' : file} | qualm validate - --jsonl …`;
+        process.stderr.write(
+          `qualm: interrupted: ${rows} response${rows === 1 ? '' : 's'} validated and written, up to line ${interruptedAfterLine} of ${inputName(file)}${flags.summary ? ' (the summary counts them alone)' : ''}; validation does not resume: to go on, validate the lines after it (${rest})\n`,
+        );
+        process.exitCode = INTERRUPTED_EXIT_STATUS;
+        return;
       }
       if (flags.failOnEscalate && tally.escalated > 0) {
         process.stderr.write(
