@@ -48,7 +48,7 @@ const model = wrapLanguageModel({
   middleware: qualmMiddleware({
     policy,
     ...(policy === 'fallback'
-      ? { fallback: "I can't answer that reliably; a person will follow up." }
+      ? { fallback: 'A person from the team will answer this question shortly.' }
       : {}),
   }),
 });
