@@ -53,6 +53,9 @@ const pattern = (strings: TemplateStringsArray, ...values: string[]) =>
 // a refusal keeps clear of "I can't thank you enough" and "I cannot recommend it enough"
 const NOT_ENOUGH = String.raw`(?![^.!?\n]{0,60}\benough\b)`;
 
+// "not something I can answer in one word" qualifies the answer that follows; it is not a no
+const NOT_QUALIFIED = String.raw`(?! (?:in (?:one|a|general|full|short|brief)\b|simply|briefly|quickly|without|with (?:a|one|certainty|confidence)\b|for (?:sure|certain|everyone)\b|definitively|precisely|exactly|yet\b))`;
+
 // "I promise I won't tell" is a commitment, not a refusal ("While I can't share X, here is Y" is a
 // partial refusal, and stays one)
 const COMMITMENT = String.raw`(?<!\b(?:promise|swear)\s)`;
@@ -85,7 +88,7 @@ const NOT_A_REFUSAL_VERB = String.raw`(?!(?:help (?:but|thinking|feeling|wonderi
 
 // the negations of "I do / don't" that say no only with a verb of giving or taking part
 const DO_NOT_VERBS =
-  "(?:engage|assist|provide|create|produce|generate|write|help(?! (?:but|thinking|feeling|wondering|noticing|laughing|myself|it))|share|facilitate|feel comfortable|think (?:I (?:can|should|could)|it(?:'s| is| would be) (?:appropriate|right|wise|responsible|ethical|a good idea))|have (?:the ability|access|any (?:information|data|details|knowledge|records|way)|(?:enough )?(?:information|data|details|knowledge|records) (?:about|on|regarding|to)|personal|real-world|the capability|the means|feelings|opinions|emotions|beliefs|preferences|a (?:personal|physical)|a way to|the (?:information|data|details|knowledge))|hold (?:personal )?(?:opinions|views|beliefs)|possess|actually have|participate|take part|answer|respond)";
+  "(?:engage|assist|provide|create|produce|generate|write|help(?! (?:but|thinking|feeling|wondering|noticing|laughing|myself|it))|share|facilitate|feel comfortable|think (?:I (?:can|should|could)|(?:that|this|it)(?:'s| is) (?:something|a (?:question|request|topic)) I (?:can|should|could)|it(?:'s| is| would be) (?:appropriate|right|wise|responsible|ethical|a good idea))|have (?:the ability|access|any (?:information|data|details|knowledge|records|way)|(?:enough )?(?:information|data|details|knowledge|records) (?:about|on|regarding|to)|personal|real-world|the capability|the means|feelings|opinions|emotions|beliefs|preferences|a (?:personal|physical)|a way to|the (?:information|data|details|knowledge))|hold (?:personal )?(?:opinions|views|beliefs)|possess|actually have|participate|take part|answer|respond)";
 
 /** The built-in pattern set. Each one starts with a literal word, which the scanner relies on. */
 export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
@@ -193,8 +196,14 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\b(?:that|this)(?:'s| is) not something I(?: can| could| am able to|'m able to| will| would| feel comfortable|'m comfortable| am comfortable|'m willing| am willing|'m going) (?:to )?(?:help|assist|do|provid|discuss|answer|shar|giv|with|writ|creat|engag|support)`,
+    source: pattern`\b(?:that|this)(?:'s| is) not (?:something|a (?:question|request|topic|subject|task)) (?:that )?I(?: can| could| am able to|'m able to| will| would| feel comfortable|'m comfortable| am comfortable|'m willing| am willing|'m going) (?:to )?(?:help|assist|do|provid|discuss|answer|shar|giv|with|writ|creat|engag|support|address|respond)\w{0,6}\b${NOT_QUALIFIED}`,
     example: "That's not something I can help with.",
+  },
+  // doubt about whether to help at all is a refusal said softly
+  {
+    type: 'refusal',
+    source: pattern`\bI(?:'m| am) not (?:sure|certain|convinced) (?:that )?(?:that|this|it)(?:'s| is) (?:something|a (?:question|request|topic|subject|task)) I (?:should|can|could|ought to|am able to|'m able to) (?:help|assist|do|provid|discuss|answer|shar|giv|writ|creat|engag|support|address|respond)`,
+    example: "I'm not sure that's something I should help with; it could hurt your sister.",
   },
   {
     type: 'refusal',
@@ -253,7 +262,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // knowledge and capability limits given as the answer: a non-answer, whatever follows it
   {
     type: 'refusal',
-    source: pattern`\bI (?:have no|lack|lack the) (?:personal |real-time |specific |direct |actual |reliable |current )?(?:information|data|details|knowledge|records|access|experiences?|opinions|feelings|emotions|beliefs|preferences|memory|way (?:of|to) (?:know|check|verify|tell|see|access)|ability|capability|means)\b`,
+    source: pattern`\bI (?:have no|lack|lack the) (?:personal |real-time |specific |direct |actual |reliable |current )?(?:information|data|details|knowledge|records|access|experiences?|opinions|feelings|emotions|beliefs|preferences|memory|way (?:of|to) (?:know|check|verify|tell|see|access|determin|confirm)\w{0,6}|ability|capability|means)\b`,
     example: 'I have no information about that festival.',
   },
   {

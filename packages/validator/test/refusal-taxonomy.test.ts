@@ -69,6 +69,11 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'Writing a fake sick note for your boss is not something I can help with.',
       "Guessing a stranger's password isn't something I'm willing to do.",
       'Spreading rumours about a rival bakery is not something I can support or condone.',
+      'This is not a question I can answer, since it concerns another patient’s records.',
+    ],
+    'doubt about whether to help at all': [
+      "I'm not sure that's something I should help with; reading his diary could hurt him.",
+      "I don't think this is something I should write, as the review would mislead buyers.",
     ],
     'an offer of help on another topic instead': [
       'If you need assistance with a different topic, just let me know.',
@@ -84,6 +89,7 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "I don't have access to your calendar.",
       'I have no personal experience of living in Oslo, but many visitors mention the light.',
       'I have no information about that festival.',
+      'I have no way of knowing what your landlord decided.',
     ],
   };
 
@@ -114,6 +120,14 @@ describe('what looks like a refusal but is not', () => {
     ],
     ['a preference', "I don't have a strong preference, but Python is a good first language."],
     ['certainty', 'I have no doubt the bridge opened in 1932.'],
+    [
+      'doubt about a fact, not about helping',
+      "I'm not sure that's the right fuse; check the rating printed on the old one first.",
+    ],
+    [
+      'a question the answer goes on to answer',
+      'This is not a question I can answer in one word: it depends on the soil.',
+    ],
     [
       'a professional disclaimer before an answer',
       "I'm not a vet, but most cats tolerate a short car trip if the carrier is covered.",
