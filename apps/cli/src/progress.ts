@@ -75,9 +75,13 @@ export class Progress {
     if (now - this.lastDraw >= due) this.draw(now);
   }
 
-  /** Draws the final state (on a terminal, or when a line was printed before) and ends the line. */
+  /**
+   * Draws the final state (on a terminal, or when a line was printed before) and ends the line.
+   * A run that did nothing and drew nothing prints nothing: the error that follows says why.
+   */
   finish(): void {
     if (this.mode === 'off') return;
+    if (this.done === 0 && this.linesPrinted === 0) return;
     if (this.terminal) {
       this.draw(this.now());
       this.stream.write('\n');

@@ -48,6 +48,12 @@ describe('progress on stderr', () => {
     expect(written.at(-1)).toBe('\n');
   });
 
+  it('prints nothing for work that never started, even with --progress or on a terminal', () => {
+    // the error that follows (nothing to do) is then the first line on stderr
+    expect(run('on', false, 0, 0)).toEqual([]);
+    expect(run('auto', true, 0, 0)).toEqual([]);
+  });
+
   it('prints nothing with --no-progress, even on a terminal', () => {
     expect(run('off', true, 50, 1_000)).toEqual([]);
   });
