@@ -69,13 +69,13 @@ export function readLines(path: string): Record<string, unknown>[] {
 }
 
 /**
- * Runs the built `qualm` binary and sends it SIGINT, as Ctrl-C does, once `ready()` says so (it
- * is polled every 20 ms); never throws.
+ * Runs the built `qualm` binary and sends it SIGINT, as Ctrl-C does, once `ready` says so (it is
+ * polled every 20 ms with what stdout has shown so far); never throws.
  */
 export function qualmInterrupted(
   args: readonly string[],
   env: Environment,
-  ready: () => boolean,
+  ready: (stdout: string) => boolean,
 ): Promise<QualmRun> {
   return new Promise((resolve, reject) => {
     const child: ChildProcess = spawn(process.execPath, [bin, ...args], {
@@ -91,7 +91,7 @@ export function qualmInterrupted(
       stderr += chunk;
     });
     const timer = setInterval(() => {
-      if (ready()) {
+      if (ready(stdout)) {
         clearInterval(timer);
         child.kill('SIGINT');
       }

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { qualmInterruptedOnOutput, qualmWithEnvironment } from './qualm-process.js';
+import { qualmInterrupted } from './fixtures.js';
+import { qualmWithEnvironment } from './qualm-process.js';
 
 const withProgress = qualmWithEnvironment({});
 // these tests compare whole outputs: on a busy machine a run can last long enough to print
@@ -215,11 +216,16 @@ describe('qualm validate --workers', { timeout: 240_000 }, () => {
   it('on Ctrl-C finishes the responses under way, closes the output whole, says where it stopped and exits 130', async () => {
     const path = file('long.jsonl', log(400_000));
     for (const format of ['json', 'jsonl']) {
-      const run = await qualmInterruptedOnOutput(
+      let signalled = false;
+      const run = await qualmInterrupted(
         ['--no-progress', 'validate', path, '--jsonl', '--id-field', 'id', '--format', format],
-        1,
+        {},
+        (stdout) => {
+          signalled = stdout.length >= 1;
+          return signalled;
+        },
       );
-      expect(run.signalled).toBe(true);
+      expect(signalled).toBe(true);
       expect(run.code, run.stderr).toBe(130);
       const results =
         format === 'json'
