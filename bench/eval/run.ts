@@ -10,21 +10,15 @@
  */
 import { existsSync } from 'node:fs';
 import { cpus, platform, release, totalmem } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { argument, dataFolder, repositoryRoot } from '../common.js';
 import { evaluateAbstention } from './abstention.js';
 import { loadSources } from './data.js';
 import { evaluateLearned } from './learned.js';
 import { fixed, percent, writeBetweenMarkers } from './report.js';
 import { devExamples, evaluateOtherSources, evaluateRefusals } from './validator.js';
 
-function argument(name: string): string | undefined {
-  const index = process.argv.indexOf(name);
-  return index === -1 ? undefined : process.argv[index + 1];
-}
-
-const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const dataRoot = resolve(argument('--data') ?? join(repositoryRoot, '..', 'shared', 'data'));
+const dataRoot = dataFolder();
 const write = !process.argv.includes('--no-write');
 const examples = Number(argument('--examples') ?? 0);
 

@@ -13,18 +13,12 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { dataFolder, repositoryRoot } from '../common.js';
 import { loadSources, SOURCES } from './data.js';
 import { ESCALATION_LIMIT, judgeRows, RECIPE, shippedModelFrom, THRESHOLDS } from './learned.js';
 
-function argument(name: string): string | undefined {
-  const index = process.argv.indexOf(name);
-  return index === -1 ? undefined : process.argv[index + 1];
-}
-
-const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const dataRoot = resolve(argument('--data') ?? join(repositoryRoot, '..', 'shared', 'data'));
+const dataRoot = dataFolder();
 const responses = join(dataRoot, 'responses');
 const modelPath = join(repositoryRoot, 'packages', 'validator', 'model', 'refusal.qlm');
 const recordPath = join(repositoryRoot, 'packages', 'validator', 'model', 'refusal.json');

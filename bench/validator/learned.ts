@@ -14,56 +14,20 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Bench } from 'tinybench';
 import { createValidator, readLearnedModel } from '../../packages/validator/src/index.js';
 import { LearnedLayer, openingRegion } from '../../packages/validator/src/learned/layer.js';
+import { dataFolder, hardware, realResponses, repositoryRoot, textJoiner } from '../common.js';
 import { loadSources } from '../eval/data.js';
 
-function argument(name: string): string | undefined {
-  const index = process.argv.indexOf(name);
-  return index === -1 ? undefined : process.argv[index + 1];
-}
-
 const quick = process.argv.includes('--quick');
-const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const dataRoot = resolve(
-  argument('--data') ?? join(repositoryRoot, '..', 'shared', 'data', 'responses'),
-);
+const dataRoot = dataFolder('responses');
 const modelPath = join(repositoryRoot, 'packages', 'validator', 'model', 'refusal.qlm');
-
 const data = loadSources(dataRoot);
-const responses = [...data.halueval, ...data.refusalbench, ...data.gptfuzz]
-  .map((row) => row.text)
-  .filter((text) => text.trim() !== '');
-if (responses.length === 0) {
-  console.log(
-    `No real responses at ${dataRoot} (halueval/, refusalbench/, gptfuzz/): nothing to measure.\n` +
-      'The benchmark runs on real text only; point --data at a folder that holds them.',
-  );
-  process.exit(0);
-}
-
-// a fixed shuffle, so every run measures the same texts
-let seed = 0x2545f491;
-const random = () => {
-  seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-  return seed / 2 ** 32;
-};
-for (let index = responses.length - 1; index > 0; index -= 1) {
-  const other = Math.floor(random() * (index + 1));
-  [responses[index], responses[other]] = [responses[other] as string, responses[index] as string];
-}
-let cursor = 0;
-function joined(bytes: number): string {
-  let text = '';
-  while (Buffer.byteLength(text) < bytes) {
-    text += `${responses[cursor++ % responses.length]}\n\n`;
-  }
-  return text.slice(0, Math.round((bytes * text.length) / Buffer.byteLength(text)));
-}
+const responses = realResponses(dataRoot, 0x2545f491, data);
+const joined = textJoiner(responses);
 const SIZES: { label: string; texts: string[] }[] = [
   {
     label: 'real answers, 200 B–2 KB',
@@ -212,11 +176,8 @@ if (existsSync(join(repositoryRoot, 'apps', 'cli', 'dist', 'index.js'))) {
   }
 }
 
-const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
 console.log('# @qualm/validator: the learned layer beside the patterns');
-console.log(
-  `hardware: ${cpu}, ${cpus().length} cores, ${Math.round(totalmem() / 1024 ** 3)} GB, Node ${process.version}, ${platform()} ${release()}`,
-);
+console.log(`hardware: ${hardware()}`);
 console.log(`load average: ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after`);
 console.log('');
 console.log(

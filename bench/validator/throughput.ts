@@ -9,56 +9,18 @@
  * Sizes: single real responses of 200 B to 2 KB as they are ("short chat answers"), and responses
  * joined with blank lines and cut to 2 KB, 10 KB and 1 MB.
  */
-import { cpus, loadavg, platform, release, totalmem } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadavg } from 'node:os';
 import { createValidator } from '../../packages/validator/src/index.js';
 import { createReferenceValidator } from '../../packages/validator/src/validator.js';
-import { loadSources } from '../eval/data.js';
-
-function argument(name: string): string | undefined {
-  const index = process.argv.indexOf(name);
-  return index === -1 ? undefined : process.argv[index + 1];
-}
+import { dataFolder, hardware, realResponses, textJoiner } from '../common.js';
 
 const quick = process.argv.includes('--quick');
-const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const dataRoot = resolve(
-  argument('--data') ?? join(repositoryRoot, '..', 'shared', 'data', 'responses'),
-);
-
-const data = loadSources(dataRoot);
-const responses = [...data.halueval, ...data.refusalbench, ...data.gptfuzz]
-  .map((row) => row.text)
-  .filter((text) => text.trim() !== '');
-if (responses.length === 0) {
-  console.log(
-    `No real responses at ${dataRoot} (halueval/, refusalbench/, gptfuzz/): nothing to measure.\n` +
-      'The benchmark runs on real text only; point --data at a folder that holds them.',
-  );
-  process.exit(0);
-}
-
-// a fixed shuffle, so every run measures the same texts
-let seed = 0x9e3779b9;
-const random = () => {
-  seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-  return seed / 2 ** 32;
-};
-for (let index = responses.length - 1; index > 0; index -= 1) {
-  const other = Math.floor(random() * (index + 1));
-  [responses[index], responses[other]] = [responses[other] as string, responses[index] as string];
-}
+const dataRoot = dataFolder('responses');
+const responses = realResponses(dataRoot, 0x9e3779b9);
 
 // several different texts per size, so no single string is measured over and over
 const VARIANTS = 24;
-let cursor = 0;
-function joined(bytes: number): string {
-  let text = '';
-  while (Buffer.byteLength(text) < bytes) text += `${responses[cursor++ % responses.length]}\n\n`;
-  // cut by characters near the byte size; the exact size is measured below
-  return text.slice(0, Math.round((bytes * text.length) / Buffer.byteLength(text)));
-}
+const joined = textJoiner(responses);
 const short = responses.filter((text) => {
   const bytes = Buffer.byteLength(text);
   return bytes >= 200 && bytes <= 2000;
@@ -73,12 +35,6 @@ const SIZES: { label: string; texts: string[] }[] = [
 
 const fast = createValidator();
 const reference = createReferenceValidator();
-
-function hardware(): string {
-  const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
-  const memory = Math.round(totalmem() / 1024 ** 3);
-  return `${cpu}, ${cpus().length} cores, ${memory} GB, Node ${process.version}, ${platform()} ${release()}`;
-}
 
 function microseconds(milliseconds: number): string {
   return milliseconds >= 10

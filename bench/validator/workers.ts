@@ -23,18 +23,10 @@ import {
   statSync,
 } from 'node:fs';
 import { availableParallelism, cpus, platform, release, tmpdir, totalmem } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { argument, dataFolder, repositoryRoot } from '../common.js';
 
-function argument(name: string): string | undefined {
-  const index = process.argv.indexOf(name);
-  return index === -1 ? undefined : process.argv[index + 1];
-}
-
-const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const dataRoot = resolve(
-  argument('--data') ?? join(repositoryRoot, '..', 'shared', 'data', 'responses'),
-);
+const dataRoot = dataFolder('responses');
 const sizeMegabytes = Number(argument('--size-mb') ?? 1024);
 const runs = Number(argument('--runs') ?? 3);
 const cli = join(repositoryRoot, 'apps', 'cli', 'bin', 'qualm.js');

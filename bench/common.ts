@@ -1,0 +1,73 @@
+/*
+ * What the benchmark and evaluation scripts share: their command-line values, where the
+ * repository and the data are, the machine in one line, and the real responses they time.
+ */
+import { cpus, platform, release, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadSources } from './eval/data.js';
+
+/** The value given after `name` on the command line, if any. */
+export function argument(name: string): string | undefined {
+  const index = process.argv.indexOf(name);
+  return index === -1 ? undefined : process.argv[index + 1];
+}
+
+export const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** `--data`, or the folder `../shared/data/<below…>` beside the repository. */
+export function dataFolder(...below: string[]): string {
+  return resolve(argument('--data') ?? join(repositoryRoot, '..', 'shared', 'data', ...below));
+}
+
+/** The processor, cores, memory, Node and system, in one line. */
+export function hardware(): string {
+  const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
+  return `${cpu}, ${cpus().length} cores, ${Math.round(totalmem() / 1024 ** 3)} GB, Node ${process.version}, ${platform()} ${release()}`;
+}
+
+/**
+ * The real responses of `folder` (HaluEval answers, RefusalBench and GPTFuzz responses), in a
+ * fixed shuffle given by `seed`, so that every run measures the same texts. Without them the
+ * script says so and ends: benchmarks run on real text only. `data`: the sources of `folder`, when
+ * the script has read them already.
+ */
+export function realResponses(
+  folder: string,
+  seed: number,
+  data: ReturnType<typeof loadSources> = loadSources(folder),
+): string[] {
+  const responses = [...data.halueval, ...data.refusalbench, ...data.gptfuzz]
+    .map((row) => row.text)
+    .filter((text) => text.trim() !== '');
+  if (responses.length === 0) {
+    console.log(
+      `No real responses at ${folder} (halueval/, refusalbench/, gptfuzz/): nothing to measure.\n` +
+        'The benchmark runs on real text only; point --data at a folder that holds them.',
+    );
+    process.exit(0);
+  }
+  let state = seed;
+  const random = () => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state / 2 ** 32;
+  };
+  for (let index = responses.length - 1; index > 0; index -= 1) {
+    const other = Math.floor(random() * (index + 1));
+    [responses[index], responses[other]] = [responses[other] as string, responses[index] as string];
+  }
+  return responses;
+}
+
+/**
+ * Texts of about a given size in bytes: the next responses joined with blank lines, cut by
+ * characters near the size (the exact size is measured where it matters).
+ */
+export function textJoiner(responses: readonly string[]): (bytes: number) => string {
+  let cursor = 0;
+  return (bytes) => {
+    let text = '';
+    while (Buffer.byteLength(text) < bytes) text += `${responses[cursor++ % responses.length]}\n\n`;
+    return text.slice(0, Math.round((bytes * text.length) / Buffer.byteLength(text)));
+  };
+}
