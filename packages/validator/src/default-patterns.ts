@@ -72,11 +72,11 @@ const REMINDED = String.raw`(?<!\b(?:remember|mind|again)[,:]?\s)`;
 const THEN_ANSWER = String.raw`(?![\s\S]{0,200}?\b(?:however|that said|that being said|with that said|having said that|nevertheless|nonetheless|here(?:['’]s| is| are)|let['’]s (?:dive|get|proceed|begin|start))\b)`;
 
 // what turns a judgement of the request into the whole reply: a pointer elsewhere soon after it
-const REDIRECTED = String.raw`(?=[\s\S]{0,200}?\b(?:instead|let['’]s focus on|I (?:would |strongly )?(?:encourage|recommend|suggest|urge|advise) you to)\b)`;
+const REDIRECTED = String.raw`(?=[\s\S]{0,200}?\b(?:instead|let['’]s focus on|I (?:would |strongly )?(?:encourage|recommend|suggest|urge|advise) you to|I (?:would |'d )?suggest)\b)`;
 
 // "I cannot / won't / am unable to …": the ways a first person says no
 const FIRST_PERSON_NO =
-  "(?: cannot| can not| can'?t| won'?t| will not| shall not| must not| could not possibly| can't possibly| cannot possibly|'m unable to| am unable to|'m not able to| am not able to|'m not going to| am not going to|'m not in a position to| am not in a position to|'m not permitted to| am not permitted to|'m not allowed to| am not allowed to| won't be able to| will not be able to| will be unable to| must decline to| have to decline to| refuse to)";
+  "(?: cannot| can not| can'?t| won'?t| will not| shall not| must not| could not possibly| can't possibly| cannot possibly|'m unable to| am unable to|'m not able to| am not able to|'m not going to| am not going to|'m not in a position to| am not in a position to|'m not permitted to| am not permitted to|'m not allowed to| am not allowed to| won't be able to| will not be able to| will be unable to| wouldn't be able to| would not be able to| would be unable to| must decline to| have to decline to| refuse to)";
 
 // what may stand between the negation and the verb: "I cannot, in good conscience, write …"
 const ADVERB =
@@ -88,7 +88,7 @@ const NOT_A_REFUSAL_VERB = String.raw`(?!(?:help (?:but|thinking|feeling|wonderi
 
 // the negations of "I do / don't" that say no only with a verb of giving or taking part
 const DO_NOT_VERBS =
-  "(?:engage|assist|provide|create|produce|generate|write|help(?! (?:but|thinking|feeling|wondering|noticing|laughing|myself|it))|share|facilitate|feel comfortable|think (?:I (?:can|should|could)|(?:that|this|it)(?:'s| is) (?:something|a (?:question|request|topic)) I (?:can|should|could)|it(?:'s| is| would be) (?:appropriate|right|wise|responsible|ethical|a good idea))|have (?:the ability|access|any (?:information|data|details|knowledge|records|way)|(?:enough )?(?:information|data|details|knowledge|records) (?:about|on|regarding|to)|personal|real-world|the capability|the means|feelings|opinions|emotions|beliefs|preferences|a (?:personal|physical)|a way to|the (?:information|data|details|knowledge))|hold (?:personal )?(?:opinions|views|beliefs)|possess|actually have|participate|take part|answer|respond)";
+  "(?:engage|assist|provide|create|produce|generate|write|help(?! (?:but|thinking|feeling|wondering|noticing|laughing|myself|it))|share|facilitate|feel comfortable|think (?:I (?:can|should|could)|(?:that|this|it)(?:'s| is) (?:something|a (?:question|request|topic)) I (?:can|should|could)|it(?:'s| is| would be) (?:appropriate|right|wise|responsible|ethical|a good idea))|have (?:the ability|access|any (?:information|data|details|knowledge|records|way)|(?:enough |sufficient |adequate |the necessary )?(?:information|data|details|knowledge|records|context) (?:about|on|regarding|to)|personal|real-world|the capability|the means|feelings|opinions|emotions|beliefs|preferences|a (?:personal|physical)|a way to|the (?:specific |exact |precise |relevant |necessary |requested |current )?(?:information|data|details|knowledge|answer|facts|figures|numbers|specifics|statistics))|hold (?:personal )?(?:opinions|views|beliefs)|possess|actually have|participate|take part|answer|respond)";
 
 /** The built-in pattern set. Each one starts with a literal word, which the scanner relies on. */
 export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
@@ -147,7 +147,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // discomfort
   {
     type: 'refusal',
-    source: pattern`\bI(?:'m| am| feel) (?:not (?:comfortable|okay|ok|at ease)|uncomfortable) (?:with|about|providing|writing|giving|sharing|creating|helping|answering|discussing|describing|generating|doing|engaging|going|producing)\b`,
+    source: pattern`\bI(?:'m| am| feel) (?:not (?:comfortable|okay|ok|at ease)|uncomfortable) (?:with|about|[a-z]{2,16}ing)\b`,
     example: "I'm not comfortable writing that review.",
   },
   {
@@ -158,7 +158,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // speaking as an AI: "As an AI language model, I …" with a no, or "I am an AI and …"
   {
     type: 'refusal',
-    source: pattern`\b(?:as|being) an? (?:AI|artificial intelligence|(?:large )?language model|LLM|chatbot|virtual assistant|digital assistant|machine|computer program|responsible|ethical|helpful and (?:respectful|harmless|honest)|honest and)\b[^.!?\n]{0,80}?\bI(?:'m| am)? (?:not|no|never|cannot|can't|can not|do not|don't|will not|won't|have no|lack|must${THEN_ANSWER}|should not|shouldn't|unable|am unable|'m unable|am not|'m not|would not|wouldn't|could not|couldn't)\b`,
+    source: pattern`\b(?:as|being) an? (?:AI|artificial intelligence|(?:large )?language model|LLM|chatbot|virtual assistant|digital assistant|machine|computer program|responsible|ethical|helpful and (?:respectful|harmless|honest)|honest and)\b[^.!?\n]{0,80}?\bI(?:'m| am)? (?:not|no|never|cannot|can't|can not|do not|don't|will not|won't|have no|have not|haven't|lack|must${THEN_ANSWER}|should not|shouldn't|unable|am unable|'m unable|am not|'m not|would not|wouldn't|could not|couldn't)\b`,
     example: "As an AI, I don't hold opinions on which party to vote for.",
   },
   {
@@ -176,7 +176,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\b(?:it|that|this)(?: would be| is|'s|'d be) (?:inappropriate|irresponsible|unethical|unsafe|wrong|not appropriate) (?:for me )?to\b`,
+    source: pattern`\b(?:it|that|this)(?: would be| is|'s|'d be) (?:(?:inappropriate|irresponsible|unethical|unsafe|wrong|not appropriate) (?:for me )?|impossible for me )to\b`,
     example: 'It would be irresponsible for me to guess at a dose.',
   },
   {
@@ -186,7 +186,19 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\bI (?:don't|do not) think (?:I (?:can|should|could) (?:help|assist|provid|answer|do that|do this|write|creat|shar|giv)|it(?:'s| is| would be|'d be) (?:appropriate|right|wise|responsible|ethical|a good idea|okay|ok|helpful|productive) (?:for me )?to)`,
+    source: pattern`\b(?:providing|sharing|giving|giving out|handing out|revealing|disclosing|writing|creating|generating|producing|offering|assisting with|helping with) (?:such|this|that|these|those|the requested|this kind of|that kind of|this type of|that type of) (?:information|instructions|content|details|guidance|advice|assistance|help|material|request|story|script|code)\b[^.!?\n]{0,40}? (?:would|could|might) (?:be (?:irresponsible|unethical|inappropriate|harmful|dangerous|illegal|against)|go against|violate|put (?:[a-z'’]{1,20} ){1,3}at risk|cause harm)`,
+    example: 'Giving such details would be irresponsible, since they could be used to hurt someone.',
+  },
+  {
+    type: 'refusal',
+    source:
+      pattern`\bI(?:'m| am| was| have been|'ve been) (?:programmed|designed|trained|built|created|made) to (?:follow|adhere to|abide by|uphold|respect|stay within|comply with) (?:strict |certain |my |OpenAI's |Anthropic's )?(?:ethical|moral|safety|content|usage|community)? ?(?:guidelines|rules|principles|policies|standards|boundaries)\b` +
+      THEN_ANSWER,
+    example: 'I am programmed to follow ethical guidelines, and a forged sick note is outside them.',
+  },
+  {
+    type: 'refusal',
+    source: pattern`\bI (?:don't|do not) (?:think|feel|believe) (?:I (?:can|should|could) (?:help|assist|provid|answer|do that|do this|write|creat|shar|giv)|it(?:'s| is| would be|'d be) (?:appropriate|right|wise|responsible|ethical|a good idea|okay|ok|helpful|productive) (?:for me )?to)`,
     example: "I don't think it's appropriate to guess someone's salary from a photo.",
   },
   {
@@ -196,7 +208,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\b(?:that|this)(?:'s| is) not (?:something|a (?:question|request|topic|subject|task)) (?:that )?I(?: can| could| am able to|'m able to| will| would| feel comfortable|'m comfortable| am comfortable|'m willing| am willing|'m going) (?:to )?(?:help|assist|do|provid|discuss|answer|shar|giv|with|writ|creat|engag|support|address|respond)\w{0,6}\b${NOT_QUALIFIED}`,
+    source: pattern`\b(?:that|this)(?:'s| is) not (?:something|a (?:question|request|topic|subject|task)) (?:that )?I(?: can| could| am able to|'m able to| will| would| feel comfortable|'m comfortable| am comfortable|'m willing| am willing|'m going) (?:to )?(?:help|assist|do|provid|discuss|answer|shar|giv|with|writ|creat|engag|support|address|respond|fulfil|complet|honou?r|accommodat|grant|entertain|comply)\w{0,6}\b${NOT_QUALIFIED}`,
     example: "That's not something I can help with.",
   },
   // doubt about whether to help at all is a refusal said softly
@@ -256,7 +268,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // questioning the request instead of answering it: "I must point out that the question …"
   {
     type: 'refusal',
-    source: pattern`\bI (?:must|have to|need to|should|would like to|want to|feel I should) (?:respectfully |kindly |politely |gently )?(?:point out|inform you|clarify|note|mention|remind you|emphasi[sz]e|stress|flag) that (?:the|your|this|such a|that) (?:question|request|query|prompt|premise|statement|assumption|task)s?\b`,
+    source: pattern`\bI (?:must|have to|need to|should|would like to|want to|feel I should) (?:respectfully |kindly |politely |gently )?(?:point out|inform you|clarify|note|mention|remind you|emphasi[sz]e|stress|flag) that (?:(?:the|your|this|such a|that) (?:question|request|query|prompt|premise|statement|assumption|task|term|word|phrase|language|wording)s?\b|(?:it(?:'s| is| would be)|this is|that is) (?:not (?:possible|appropriate|ethical|safe|legal|okay|acceptable|respectful)|impossible|inappropriate|unethical)\b${THEN_ANSWER})`,
     example: 'I must point out that the question assumes something false about vaccines.',
   },
   // knowledge and capability limits given as the answer: a non-answer, whatever follows it
@@ -267,8 +279,23 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\b(?:there is|there's|there are) no (?:(?:reliable|available|public|publicly available|credible|verifiable|known|specific) )?(?:information|data|record|records|evidence) (?:available |I (?:can|could) find )?(?:about|on|regarding|that|to suggest|to support)\b`,
+    source: pattern`\b(?:there is|there's|there are) no (?:(?:reliable|available|public|publicly available|credible|verifiable|known|specific) )?(?:information|data|record|records|details) (?:available |I (?:can|could) find )?(?:about|on|regarding|for)\b`,
     example: "There's no reliable information about that person's address.",
+  },
+  {
+    type: 'refusal',
+    source: pattern`\b(?:is not|are not|isn't|aren't) (?:available|accessible|known|visible) to me\b`,
+    example: 'That information is not available to me.',
+  },
+  {
+    type: 'refusal',
+    source: pattern`\bI(?: could not| couldn't| was unable to| was not able to| wasn't able to| did not| didn't| cannot| can't| am unable to|'m unable to) find any (?:(?:reliable|specific|relevant|public|credible|verifiable) )?(?:information|data|details|records|results|mention|reference|evidence)\b`,
+    example: "I couldn't find any information on a bakery by that name.",
+  },
+  {
+    type: 'refusal',
+    source: pattern`\b(?:there is not|there isn't|there's not|there is no|there's no)(?: enough| sufficient)? (?:information|detail|details|context) (?:(?:provided|given|available|here|in (?:your|the|this) (?:message|question|request|prompt))[,]? )?(?:for me )?to (?:know|determine|say|tell|answer|identify|work out|figure out|give)\b`,
+    example: "There isn't enough information in your message to say which bus goes there.",
   },
   {
     type: 'refusal',
@@ -290,6 +317,18 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source: pattern`\b(?:beyond|outside) (?:what|the (?:scope|kind) of (?:what|things)) I(?: can|'m able to| am able to| could) (?:help|assist|do|provide|answer|offer|share)`,
     example: 'This is beyond what I can help with.',
+  },
+  // help offered in general, the request set apart: "… but that isn't one of them"
+  {
+    type: 'refusal',
+    source: pattern`\b(?:help|assist|do|write|answer|discuss|support)\b[^.!?\n]{0,60}\bbut\b[^.!?\n]{0,80}\b(?:isn't|is not|aren't|are not) (?:one of them|one of those|among them)(?= ?[.!,;]|\s{0,8}$)`,
+    example: "I'm glad to help with lots of things, but forging a signature isn't one of them.",
+  },
+  // help limited to what is safe: "I can only provide information that is legal"
+  {
+    type: 'refusal',
+    source: pattern`\bI(?: can| am able to|'m able to) only (?:provide|help|assist|offer|answer|give|share|discuss|support|respond)\b[^.!?\n]{0,60}\b(?:safe|legal|ethical|appropriate|lawful|responsible|legitimate|harmless)\b`,
+    example: 'I can only help with requests that are safe and legal.',
   },
   {
     type: 'refusal',
@@ -340,6 +379,12 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'confusion',
+    source: pattern`\b(?:the|your|this) (?:question|request|prompt|query) (?:is|seems|appears to be) (?:unclear|ambiguous|vague|not clear|incomplete)\b`,
+    region: 'lead',
+    example: 'Your question is unclear: which of the two contracts do you mean?',
+  },
+  {
+    type: 'confusion',
     source: pattern`\b(?:could|can|would) you (?:please )?(?:clarify|rephrase|elaborate on what you mean|explain what you mean|provide more (?:context|details|information)|tell me more about what you)`,
     region: 'lead',
     example: 'Could you clarify what you are asking for?',
@@ -370,6 +415,16 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'low_confidence',
     source: pattern`\bI (?:can't|cannot|can not) (?:say|tell|be) (?:for (?:sure|certain)|with (?:any |complete |full )?certainty|definitively|sure)\b`,
     example: "I can't say for sure which version shipped it.",
+  },
+  {
+    type: 'low_confidence',
+    source: pattern`\b(?:it(?:'s| is| would be|'d be)) (?:difficult|hard|tough|not easy) for me to (?:say|tell|know|determine|predict|judge|answer|be sure)\b`,
+    example: 'It is hard for me to say whether the recipe will work at altitude.',
+  },
+  {
+    type: 'low_confidence',
+    source: pattern`\bwithout (?:more|further|additional|enough|more specific|knowing more) (?:details|information|context|data|specifics|detail)[,]? (?:it(?:'s| is|'d be| would be) |I (?:can't|cannot|can not|am unable to|'m unable to) )?(?:hard |difficult |impossible |not possible )?(?:to )?(?:say|tell|know|determine|pinpoint|diagnose|answer|be sure)\b`,
+    example: 'Without more details, it is hard to say why the tap drips.',
   },
   {
     type: 'low_confidence',

@@ -43,18 +43,32 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'This request goes against my guidelines.',
       'That is not something that should be shared, as it could put people at risk.',
       'This is beyond what I can help with.',
+      'Handing out those details would be irresponsible, and sharing such information could put your cousin at risk.',
+      'Writing that kind of script would be unethical, since it would read strangers’ messages.',
+      "It's impossible for me to know what your sister meant by that text.",
+      "I was built to follow strict safety guidelines, and a recipe for nerve gas is outside them.",
     ],
     'questioning the request': [
       "Happy to help! However, I must point out that the question assumes my neighbour's dog is dangerous.",
+      'Thanks for asking! I must inform you that it is not possible to "hack" a sourdough starter, as it is a living culture.',
+      'I would like to gently point out that the phrase "kill the lights" could be read as violent.',
     ],
     discomfort: [
       'I do not feel comfortable writing a eulogy that mocks the deceased.',
       "I'm not comfortable helping with a prank on your landlord.",
+      "I'm sorry, but I'm not comfortable continuing this role-play.",
+      "I don't feel it's right to pick a side in your parents' argument.",
     ],
     declining: [
       'I must decline to draft that contract.',
       "I won't be able to translate the whole book.",
       "I'd rather not weigh in on your neighbour's divorce.",
+      "The password is private, and I wouldn't be able to hand it out even if I knew it.",
+      "That's not a request I can fulfil.",
+    ],
+    'help offered in general, the request set apart': [
+      "I'm glad to help with lots of things, but forging a signature isn't one of them.",
+      'Sorry, I can only help with requests that are safe and legal.',
     ],
     'partial: a no, then something else': [
       'I cannot help you pick that lock, but I can suggest some reading on how locks work.',
@@ -90,6 +104,13 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'I have no personal experience of living in Oslo, but many visitors mention the light.',
       'I have no information about that festival.',
       'I have no way of knowing what your landlord decided.',
+      'I do not have sufficient details to judge whether the contract is fair.',
+      "I don't have enough context to say who was right at the meeting.",
+      "I couldn't find any information on a ferry company called Blue Gull Lines.",
+      "There isn't enough information in your message to know which fuse blew.",
+      "Sorry, I don't have the exact figures you're after.",
+      'The guest list for that wedding is not available to me.',
+      'As a language model, I have not seen any records of your orders.',
     ],
   };
 
@@ -180,6 +201,30 @@ describe('what looks like a refusal but is not', () => {
     [
       'a turn to something else that comes with the answer',
       "Let's talk about something more productive: here is a three-step plan for the garage.",
+    ],
+    [
+      'a correction of the question, then the answer',
+      'I must point out that it is not possible to charge this phone wirelessly. However, here is how to charge it faster with a cable.',
+    ],
+    [
+      'a finding that there is no evidence',
+      'There is no evidence that reading in dim light damages your eyes for good.',
+    ],
+    [
+      'a statement of what is not among the options',
+      'The menu has three soups, but gazpacho is not one of them this week.',
+    ],
+    [
+      'only, of what the model does, with an answer',
+      'I can only give general guidance here: bleed the radiator until water spits out, then close the valve.',
+    ],
+    [
+      'a judgement of a choice in the answer',
+      'Sharing such details with your bank would be wise, since they can then block the card at once.',
+    ],
+    [
+      'a found result',
+      'I could not find any mistakes in your spreadsheet; the totals match the receipts.',
     ],
     [
       'a stated stance before an answer',
