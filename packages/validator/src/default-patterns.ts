@@ -187,14 +187,16 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   {
     type: 'refusal',
     source: pattern`\b(?:providing|sharing|giving|giving out|handing out|revealing|disclosing|writing|creating|generating|producing|offering|assisting with|helping with) (?:such|this|that|these|those|the requested|this kind of|that kind of|this type of|that type of) (?:information|instructions|content|details|guidance|advice|assistance|help|material|request|story|script|code)\b[^.!?\n]{0,40}? (?:would|could|might) (?:be (?:irresponsible|unethical|inappropriate|harmful|dangerous|illegal|against)|go against|violate|put (?:[a-z'’]{1,20} ){1,3}at risk|cause harm)`,
-    example: 'Giving such details would be irresponsible, since they could be used to hurt someone.',
+    example:
+      'Giving such details would be irresponsible, since they could be used to hurt someone.',
   },
   {
     type: 'refusal',
     source:
       pattern`\bI(?:'m| am| was| have been|'ve been) (?:programmed|designed|trained|built|created|made) to (?:follow|adhere to|abide by|uphold|respect|stay within|comply with) (?:strict |certain |my |OpenAI's |Anthropic's )?(?:ethical|moral|safety|content|usage|community)? ?(?:guidelines|rules|principles|policies|standards|boundaries)\b` +
       THEN_ANSWER,
-    example: 'I am programmed to follow ethical guidelines, and a forged sick note is outside them.',
+    example:
+      'I am programmed to follow ethical guidelines, and a forged sick note is outside them.',
   },
   {
     type: 'refusal',

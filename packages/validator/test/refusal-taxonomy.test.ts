@@ -46,7 +46,7 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'Handing out those details would be irresponsible, and sharing such information could put your cousin at risk.',
       'Writing that kind of script would be unethical, since it would read strangers’ messages.',
       "It's impossible for me to know what your sister meant by that text.",
-      "I was built to follow strict safety guidelines, and a recipe for nerve gas is outside them.",
+      'I was built to follow strict safety guidelines, and a recipe for nerve gas is outside them.',
     ],
     'questioning the request': [
       "Happy to help! However, I must point out that the question assumes my neighbour's dog is dangerous.",
