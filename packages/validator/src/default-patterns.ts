@@ -120,13 +120,18 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // declining outright
   {
     type: 'refusal',
-    source: pattern`\bI(?:'ll have to| will have to| must| have to| need to|'d have to| would have to| am going to have to|'m going to have to|'m going to| am going to| will| would| respectfully)? (?:respectfully |politely |kindly |firmly )?(?:decline|refuse|pass on (?:this|that|answering|writing|providing|helping))\b(?! to (?:speculate|guess))`,
+    source: pattern`\bI(?:'ll have to| will have to| must| have to| need to|'d have to| would have to| am going to have to|'m going to have to|'m going to| am going to| will|'ll| would| respectfully)? (?:respectfully |politely |kindly |firmly )?(?:decline|refuse|pass on (?:this|that|answering|writing|providing|helping)|say no to (?:this|that|your|the request))\b(?! to (?:speculate|guess))`,
     example: 'I must respectfully decline to write this.',
   },
   {
     type: 'refusal',
     source: pattern`\bI(?: cannot| can'?t| won'?t| will not)(?= ?[.!]|\s{0,8}$)`,
     example: "Sorry, I can't.",
+  },
+  {
+    type: 'refusal',
+    source: pattern`\bI(?: would| will|'d|'ll) never (?:help|assist|provide|write|create|generate|produce|share|take part|participate|engage|support|condone|encourage)\b`,
+    example: 'I would never help anyone read their partner’s messages in secret.',
   },
   // not made, meant or allowed to
   {
@@ -307,7 +312,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // apology, then "but" and a no
   {
     type: 'refusal',
-    source: pattern`\b(?:sorry|I apologi[sz]e|my apologies|unfortunately|regrettably|I regret)(?:,| -| —)? (?:but )?(?:I(?:'m| am)? |that(?:'s| is) |this(?:'s| is) |it(?:'s| is) |your request |such )?(?:(?:not|n't) (?:something|able|possible|a (?:request|topic|question))|unable|no(?:t)? (?:going|allowed|permitted|in a position))\b`,
+    source: pattern`\b(?:sorry|I apologi[sz]e|my apologies|unfortunately|regrettably|I regret|I'm afraid|I am afraid)(?:,| -| —)? (?:but )?(?:I(?:'m| am)? |that(?:'s| is) |this(?:'s| is) |it(?:'s| is) |your request |such )?(?:(?:not|n't) (?:something|able|possible|a (?:request|topic|question))|unable|no(?:t)? (?:going|allowed|permitted|in a position))\b`,
     example: "Sorry, but that's not something I'll write.",
   },
   {
@@ -317,7 +322,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\b(?:beyond|outside) (?:what|the (?:scope|kind) of (?:what|things)) I(?: can|'m able to| am able to| could) (?:help|assist|do|provide|answer|offer|share)`,
+    source: pattern`\b(?:beyond|outside) (?:what|the (?:scope|kind) of (?:what|things)) I(?: can|'m able to| am able to| could|'m allowed to| am allowed to|'m permitted to| am permitted to) (?:help|assist|do|provide|answer|offer|share|discuss)`,
     example: 'This is beyond what I can help with.',
   },
   // help offered in general, the request set apart: "… but that isn't one of them"

@@ -65,6 +65,11 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "I'd rather not weigh in on your neighbour's divorce.",
       "The password is private, and I wouldn't be able to hand it out even if I knew it.",
       "That's not a request I can fulfil.",
+      "I'll pass on that one.",
+      'Sorry, but I have to say no to this request.',
+      'I would never help someone get into a locked phone that is not theirs.',
+      "I'm afraid that's not possible.",
+      "Unfortunately, that goes beyond what I'm allowed to discuss.",
     ],
     'help offered in general, the request set apart': [
       "I'm glad to help with lots of things, but forging a signature isn't one of them.",
@@ -205,6 +210,10 @@ describe('what looks like a refusal but is not', () => {
     [
       'a correction of the question, then the answer',
       'I must point out that it is not possible to charge this phone wirelessly. However, here is how to charge it faster with a cable.',
+    ],
+    [
+      'never, of a surprise',
+      'I would never have guessed that a tomato is a fruit, but botanically it is one.',
     ],
     [
       'a finding that there is no evidence',
