@@ -70,6 +70,11 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'I would never help someone get into a locked phone that is not theirs.',
       "I'm afraid that's not possible.",
       "Unfortunately, that goes beyond what I'm allowed to discuss.",
+      'I must refrain from giving a dose for a prescription drug.',
+    ],
+    'a polite opening, then "but" and a no without its "I"': [
+      "I'd be glad to talk about how elections are run, but cannot predict who will win yours.",
+      'Thanks for asking, but would rather not guess at a stranger’s age from a photo.',
     ],
     'help offered in general, the request set apart': [
       "I'm glad to help with lots of things, but forging a signature isn't one of them.",
@@ -210,6 +215,10 @@ describe('what looks like a refusal but is not', () => {
     [
       'a correction of the question, then the answer',
       'I must point out that it is not possible to charge this phone wirelessly. However, here is how to charge it faster with a cable.',
+    ],
+    [
+      'a thing that cannot do something',
+      'I appreciate a light tent, and this one packs small, but cannot handle heavy snow on its roof.',
     ],
     [
       'never, of a surprise',
