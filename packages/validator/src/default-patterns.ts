@@ -88,7 +88,7 @@ const NOT_A_REFUSAL_VERB = String.raw`(?!(?:help (?:but|thinking|feeling|wonderi
 
 // the negations of "I do / don't" that say no only with a verb of giving or taking part
 const DO_NOT_VERBS =
-  "(?:engage|assist|provide|create|produce|generate|write|help(?! (?:but|thinking|feeling|wondering|noticing|laughing|myself|it))|share|facilitate|feel comfortable|think (?:I (?:can|should|could)|(?:that|this|it)(?:'s| is) (?:something|a (?:question|request|topic)) I (?:can|should|could)|it(?:'s| is| would be) (?:appropriate|right|wise|responsible|ethical|a good idea))|have (?:the ability|access|any (?:information|data|details|knowledge|records|way)|(?:enough |sufficient |adequate |the necessary )?(?:information|data|details|knowledge|records|context) (?:about|on|regarding|to)|personal|real-world|the capability|the means|feelings|opinions|emotions|beliefs|preferences|a (?:personal|physical)|a way to|the (?:specific |exact |precise |relevant |necessary |requested |current )?(?:information|data|details|knowledge|answer|facts|figures|numbers|specifics|statistics))|hold (?:personal )?(?:opinions|views|beliefs)|possess|actually have|participate|take part|answer|respond)";
+  "(?:engage|assist|provide|create|produce|generate|write|help(?! (?:but|thinking|feeling|wondering|noticing|laughing|myself|it))|share|facilitate|feel comfortable|feel (?:right|good|okay|ok) (?:about )?(?:helping|assisting|providing|writing|sharing|doing|giving|creating)|think (?:I (?:can|should|could)|(?:that|this|it)(?:'s| is) (?:something|a (?:question|request|topic)) I (?:can|should|could)|it(?:'s| is| would be) (?:appropriate|right|wise|responsible|ethical|a good idea))|have (?:the ability|access|any (?:information|data|details|knowledge|records|way)|(?:enough |sufficient |adequate |the necessary |relevant |detailed |specific |reliable |much |accurate )?(?:information|data|details|knowledge|records|context)(?: (?:about|on|regarding|to|of)|(?= ?[.,;!]|\s{0,8}$))|personal|real-world|the capability|the means|feelings|opinions|emotions|beliefs|preferences|a (?:personal|physical)|a way to|the (?:specific |exact |precise |relevant |necessary |requested |current )?(?:information|data|details|knowledge|answer|facts|figures|numbers|specifics|statistics))|hold (?:personal )?(?:opinions|views|beliefs)|possess|actually have|participate|take part|answer|respond)";
 
 /** The built-in pattern set. Each one starts with a literal word, which the scanner relies on. */
 export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
@@ -177,7 +177,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       REMINDED +
-      pattern`\bI(?:'m| am) (?:just |only |merely |simply )?(?:an? )?(?:text-based |virtual |digital )?(?:AI|artificial intelligence|(?:AI )?language model|large language model|chatbot|computer program|machine learning model|(?:AI )?assistant and (?:cannot|can't|do not|don't|am not|have no))\b(?! (?:researcher|engineer|enthusiast|developer|startup|company))`,
+      pattern`\bI(?:'m| am) (?:just |only |merely |simply )?(?:an? )?(?:text-based |virtual |digital )?(?:AI|artificial intelligence|(?:AI )?language model|large language model|chatbot|computer program|machine learning model|(?:AI )?assistant and (?:cannot|can't|do not|don't|am not|have no))\b(?! (?:researcher|engineer|enthusiast|developer|startup|company))(?!,? (?:and )?not an? )`,
     example: "I'm just an AI and have no way to see your screen.",
   },
   // impersonal: "It is not appropriate to …", "It would be unethical for me to …"
@@ -217,7 +217,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\b(?:this|that|your|the|such a) (?:request|question|task|query|prompt) (?:cannot|can't|will not|won't|is not something I can|goes against|violates|is against|is inappropriate|is not appropriate) (?:be )?(?:fulfil|complet|process|honou?r|accommodat|met\b|answer|help|my\b|the\b|our\b|ethical|content|polic|guidelin)`,
+    source: pattern`\b(?:this|that|your|the|such a) (?:request|question|task|query|prompt) (?:(?:cannot|can't|will not|won't|is not something I can|goes against|violates|is against|is inappropriate|is not appropriate) (?:be )?(?:fulfil|complet|process|honou?r|accommodat|met\b|answer|help|my\b|the\b|our\b|ethical|content|polic|guidelin)|(?:is|seems) (?:inappropriate|not appropriate|unethical|harmful)(?= ?[.!;:]))`,
     example: 'This request cannot be fulfilled as written.',
   },
   {
@@ -313,6 +313,11 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
+    source: pattern`\bI(?:'m| am) (?:not |un)familiar with (?:the|this|that|a|an|any|your|such a) `,
+    example: "I'm sorry, but I'm not familiar with the singer you mention.",
+  },
+  {
+    type: 'refusal',
     source: pattern`\bI(?:'m| am) not aware of any (?:information|data|details|records|reports|specific)\b`,
     example: "I'm not aware of any information on that product.",
   },
@@ -331,6 +336,13 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source: pattern`\b(?:beyond|outside) (?:what|the (?:scope|kind) of (?:what|things)) I(?: can|'m able to| am able to| could|'m allowed to| am allowed to|'m permitted to| am permitted to) (?:help|assist|do|provide|answer|offer|share|discuss)`,
     example: 'This is beyond what I can help with.',
+  },
+  // turning from the request to something else: "Rather than helping you spread that rumour, …"
+  {
+    type: 'refusal',
+    source:
+      pattern`\b(?:rather than|instead of) (?:helping|assisting) (?:you |with )` + THEN_ANSWER,
+    example: 'Rather than helping you read her diary, I would suggest asking her how she is.',
   },
   // help offered in general, the request set apart: "… but that isn't one of them"
   {

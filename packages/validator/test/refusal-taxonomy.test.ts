@@ -68,6 +68,9 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "I'll pass on that one.",
       'Sorry, but I have to say no to this request.',
       'I would never help someone get into a locked phone that is not theirs.',
+      'That request is inappropriate: it asks for a neighbour’s private details.',
+      "I don't feel right helping you copy a classmate's essay.",
+      'Rather than helping you write a fake review, I would suggest asking real customers for one.',
       "I'm afraid that's not possible.",
       "Unfortunately, that goes beyond what I'm allowed to discuss.",
       'I must refrain from giving a dose for a prescription drug.',
@@ -121,6 +124,9 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "Sorry, I don't have the exact figures you're after.",
       'The guest list for that wedding is not available to me.',
       'As a language model, I have not seen any records of your orders.',
+      "I'm not familiar with the novel you mention, so I can't summarise it.",
+      "I don't have relevant information on that startup.",
+      "Sorry, I don't have detailed knowledge of that regional dialect.",
     ],
   };
 
@@ -219,6 +225,14 @@ describe('what looks like a refusal but is not', () => {
     [
       'a thing that cannot do something',
       'I appreciate a light tent, and this one packs small, but cannot handle heavy snow on its roof.',
+    ],
+    [
+      'an AI that is not a professional, then the answer',
+      "I'm an AI, not a lawyer; generally, a lease can be ended early when both sides agree in writing.",
+    ],
+    [
+      'another way than helping with each step, then the answer',
+      'Rather than helping you fix it line by line, here is the whole corrected function.',
     ],
     [
       'never, of a surprise',
