@@ -230,14 +230,9 @@ function oneLine(text: string): string {
 /** How far back on its line a match looks for an open quotation or a blockquote marker. */
 export const QUOTE_LOOKBACK = 200;
 
-/**
- * Whether `position` is inside quoted speech on its line: after an unclosed double quotation mark
- * ("…, “…, «…) within QUOTE_LOOKBACK characters, or on a markdown blockquote line ("> …"). A
- * quotation mark that opens the whole response does not count: the response is the speech.
- */
-/** How many times `mark` occurs in `line`, not counting the one at `skip`. */
 const BLOCKQUOTE = /^ {0,3}>/;
 
+/** How many times `mark` occurs in `line`, not counting the one at `skip`. */
 function countMarks(line: string, mark: string, skip: number): number {
   let found = 0;
   for (let at = line.indexOf(mark); at !== -1; at = line.indexOf(mark, at + 1)) {
@@ -247,6 +242,46 @@ function countMarks(line: string, mark: string, skip: number): number {
   return found;
 }
 
+const WORD_LIKE = /[\p{L}\p{N}]/u;
+const ELIDED = /^(?:em|til|cause|cos|bout|round|tis|twas|n|\d\d)s?(?![\p{L}\p{N}])/iu;
+
+/** Whether the UTF-16 code unit at `at` of `line` is a letter or a digit (false outside it). */
+function wordLikeAt(line: string, at: number): boolean {
+  if (at < 0 || at >= line.length) return false;
+  const code = line.charCodeAt(at);
+  if (code < 128) {
+    return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  }
+  return WORD_LIKE.test(line[at] as string);
+}
+
+/**
+ * Whether a single quotation mark is left open on `line` from `from` on, not counting the one at
+ * `skip`. A mark between two letters is an apostrophe ("can't"), and so is one that cuts a word
+ * short at its start ('em, 'til, '90s); ‘ or ' before a word opens a quotation; ’ or ' after a
+ * word or punctuation closes one ("the students' books" closes nothing that was open).
+ */
+function singleQuoteOpen(line: string, skip: number, from: number): boolean {
+  let open = 0;
+  for (let at = from; at < line.length; at += 1) {
+    const code = line.charCodeAt(at);
+    if ((code !== 39 && code !== 0x2018 && code !== 0x2019) || at === skip) continue;
+    const wordBefore = wordLikeAt(line, at - 1);
+    const wordAfter = wordLikeAt(line, at + 1);
+    if (wordBefore && wordAfter) continue;
+    if (wordAfter && ELIDED.test(line.slice(at + 1, at + 7))) continue;
+    if (wordAfter && code !== 0x2019) open += 1;
+    else if (open > 0) open -= 1;
+  }
+  return open > 0;
+}
+
+/**
+ * Whether `position` is inside quoted speech on its line: after an unclosed quotation mark
+ * ("…, “…, «…, '…, ‘…) within QUOTE_LOOKBACK characters, or on a markdown blockquote line
+ * ("> …"). A quotation mark that opens the whole response does not count: the response is the
+ * speech.
+ */
 function insideQuotation(
   buffer: string,
   offset: number,
@@ -264,6 +299,11 @@ function insideQuotation(
   if (countMarks(line, '"', opening) % 2 === 1) return true;
   const opened = countMarks(line, '“', opening) + countMarks(line, '«', opening);
   if (opened > countMarks(line, '”', opening) + countMarks(line, '»', opening)) return true;
+  if (line.includes("'") || line.includes('‘')) {
+    // a line cut at the reach of the look-back starts mid-word: read it from its first blank
+    const from = newline === -1 && stop > 0 ? Math.max(0, line.search(/\s/)) : 0;
+    if (singleQuoteOpen(line, opening, from)) return true;
+  }
   // the line's start is in reach: a blockquote line is quoted text
   if (newline === -1 && stop > 0) return false;
   return BLOCKQUOTE.test(line);

@@ -288,6 +288,56 @@ describe('quoted text', () => {
   });
 });
 
+describe('text in single quotation marks', () => {
+  it.each([
+    [
+      'a draft in straight single quotes',
+      "You could reply: 'Unfortunately, I won't be able to join the trip this year.' Then thank them.",
+    ],
+    [
+      'a draft in curly single quotes',
+      'Try this line: ‘Sorry, I can’t cover your shift on Sunday.’',
+    ],
+  ])('is quoted: %s', (_, text) => {
+    expect(refuses(text)).toBe(false);
+  });
+
+  it.each([
+    [
+      'apostrophes only',
+      "The kids' bikes are in the shed. I can't help you break the neighbour's lock.",
+    ],
+    [
+      'a word cut short at its start',
+      "Rules? Who needs 'em! Still, I can't help you dodge the fare.",
+    ],
+    [
+      // the look-back of 200 characters starts just after the apostrophe of "That's"
+      'a long line whose look-back starts inside a word',
+      `That's it. xxx ${'word '.repeat(36)}and then I cannot help you sneak into the stadium.`,
+    ],
+    [
+      'a quotation closed before the refusal',
+      "He called it 'a bargain'. I cannot write a review that praises it.",
+    ],
+  ])('does not hide a refusal after it: %s', (_, text) => {
+    expect(refuses(text)).toBe(true);
+  });
+
+  it('is judged the same when the answer arrives in pieces', () => {
+    const validator = createValidator();
+    const text = "Reply with: 'I'm sorry, but I can't make it.' I cannot write the rest for you.";
+    const whole = validator.validate(text);
+    expect(whole.signals.map((signal) => signal.evidence)).toEqual(['I cannot write']);
+    for (let cut = 0; cut <= text.length; cut += 1) {
+      const stream = validator.stream();
+      stream.push(text.slice(0, cut));
+      stream.push(text.slice(cut));
+      expect(stream.end()).toEqual(whole);
+    }
+  });
+});
+
 describe('answers written in voices', () => {
   const refusal = "I'm sorry, but I can't help with that request.";
   const answer = 'Sure thing! Start by soaking the beans overnight, then simmer them for an hour.';
