@@ -90,6 +90,11 @@ const NOT_A_REFUSAL_VERB = String.raw`(?!(?:help (?:but|thinking|feeling|wonderi
 const DO_NOT_VERBS =
   "(?:engage|assist|provide|create|produce|generate|write|help(?! (?:but|thinking|feeling|wondering|noticing|laughing|myself|it))|share|facilitate|feel comfortable|feel (?:right|good|okay|ok) (?:about )?(?:helping|assisting|providing|writing|sharing|doing|giving|creating)|think (?:I (?:can|should|could)|(?:that|this|it)(?:'s| is) (?:something|a (?:question|request|topic)) I (?:can|should|could)|it(?:'s| is| would be) (?:appropriate|right|wise|responsible|ethical|a good idea))|have (?:the ability|access|any (?:information|data|details|knowledge|records|way)|(?:enough |sufficient |adequate |the necessary |relevant |detailed |specific |reliable |much |accurate )?(?:information|data|details|knowledge|records|context)(?: (?:about|on|regarding|to|of)|(?= ?[.,;!]| ?$))|personal|real-world|the capability|the means|feelings|opinions|emotions|beliefs|preferences|a (?:personal|physical)|a way to|the (?:specific |exact |precise |relevant |necessary |requested |current )?(?:information|data|details|knowledge|answer|facts|figures|numbers|specifics|statistics))|hold (?:personal )?(?:opinions|views|beliefs)|possess|actually have|participate|take part|answer|respond)";
 
+// bound by rules: "I am programmed to follow ethical guidelines", unless the answer follows
+const BOUND_BY_RULES =
+  String.raw`(?:programmed|designed|trained|built|created|made) to (?:follow|adhere to|abide by|uphold|respect|stay within|comply with) (?:strict |certain |my |OpenAI's |Anthropic's )?(?:ethical|moral|safety|content|usage|community)? ?(?:guidelines|rules|principles|policies|standards|boundaries)\b` +
+  THEN_ANSWER;
+
 /** The built-in pattern set. Each one starts with a literal word, which the scanner relies on. */
 export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // refusal, read in the opening of the response (and of each voice, in a role-play answer):
@@ -143,7 +148,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // not made, meant or allowed to
   {
     type: 'refusal',
-    source: pattern`\bI(?:'m| am)(?: just| simply| also)? (?:not|never) (?:programmed|designed|built|trained|configured|allowed|permitted|authori[sz]ed|able|willing|meant|supposed|equipped|capable of)\b`,
+    source: pattern`\bI(?:'m| am)(?: just| simply| also)? (?:(?:not|never) (?:programmed|designed|built|trained|configured|allowed|permitted|authori[sz]ed|able|willing|meant|supposed|equipped|capable of|familiar with (?:the|this|that|an?|any|your|such an?)\b)|${BOUND_BY_RULES})\b`,
     example: "I'm not programmed to give investment picks.",
   },
   {
@@ -204,11 +209,8 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source:
-      pattern`\bI(?:'m| am| was| have been|'ve been) (?:programmed|designed|trained|built|created|made) to (?:follow|adhere to|abide by|uphold|respect|stay within|comply with) (?:strict |certain |my |OpenAI's |Anthropic's )?(?:ethical|moral|safety|content|usage|community)? ?(?:guidelines|rules|principles|policies|standards|boundaries)\b` +
-      THEN_ANSWER,
-    example:
-      'I am programmed to follow ethical guidelines, and a forged sick note is outside them.',
+    source: pattern`\bI(?: was| have been|'ve been) ${BOUND_BY_RULES}`,
+    example: 'I was built to follow ethical guidelines, and a forged sick note is outside them.',
   },
   {
     type: 'refusal',
@@ -298,12 +300,12 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\b(?:is not|are not|isn't|aren't) (?:available|accessible|known|visible) to me\b`,
+    source: pattern`(?<=\b(?:is not|are not|isn't|aren't) )\b(?:available|accessible|known|visible) to me\b`,
     example: 'That information is not available to me.',
   },
   {
     type: 'refusal',
-    source: pattern`\bI(?: could not| couldn't| was unable to| was not able to| wasn't able to| did not| didn't| cannot| can't| am unable to|'m unable to) find any (?:(?:reliable|specific|relevant|public|credible|verifiable) )?(?:information|data|details|records|results|mention|reference|evidence)\b`,
+    source: pattern`\bI(?: could not| couldn't| was unable to| was not able to| wasn't able to| did not| didn't) find any (?:(?:reliable|specific|relevant|public|credible|verifiable) )?(?:information|data|details|records|results|mention|reference|evidence)\b`,
     example: "I couldn't find any information on a bakery by that name.",
   },
   {
@@ -313,18 +315,13 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\bI(?:'m| am) (?:not |un)familiar with (?:the|this|that|a|an|any|your|such a) `,
-    example: "I'm sorry, but I'm not familiar with the singer you mention.",
-  },
-  {
-    type: 'refusal',
     source: pattern`\bI(?:'m| am) not aware of any (?:information|data|details|records|reports|specific)\b`,
     example: "I'm not aware of any information on that product.",
   },
   // apology, then "but" and a no
   {
     type: 'refusal',
-    source: pattern`\b(?:sorry|I apologi[sz]e|my apologies|unfortunately|regrettably|I regret|I'm afraid|I am afraid)(?:,| -| —)? (?:but )?(?:I(?:'m| am)? |that(?:'s| is) |this(?:'s| is) |it(?:'s| is) |your request |such )?(?:(?:not|n't) (?:something|able|possible|a (?:request|topic|question))|unable|no(?:t)? (?:going|allowed|permitted|in a position))\b`,
+    source: pattern`\b(?:sorry|I apologi[sz]e|my apologies|unfortunately|regrettably|I regret|afraid)(?:,| -| —)? (?:but )?(?:I(?:'m| am)? |that(?:'s| is) |this(?:'s| is) |it(?:'s| is) |your request |such )?(?:(?:not|n't) (?:something|able|possible|a (?:request|topic|question))|unable|no(?:t)? (?:going|allowed|permitted|in a position))\b`,
     example: "Sorry, but that's not something I'll write.",
   },
   {
@@ -347,13 +344,14 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // help offered in general, the request set apart: "… but that isn't one of them"
   {
     type: 'refusal',
-    source: pattern`\b(?:help|assist|do|write|answer|discuss|support)\b[^.!?\n]{0,60}\bbut\b[^.!?\n]{0,80}\b(?:isn't|is not|aren't|are not) (?:one of them|one of those|among them)(?= ?[.!,;]|\s{0,8}$)`,
+    // read from its rare end, looking back for the help offered (common words make slow triggers)
+    source: pattern`(?<=\b(?:help|assist|do|write|answer|discuss|support)\b[^.!?\n]{0,60}\bbut\b[^.!?\n]{0,80}\b(?:isn't|is not|aren't|are not) )\b(?:one of them|one of those|among them)(?= ?[.!,;]| ?$)`,
     example: "I'm glad to help with lots of things, but forging a signature isn't one of them.",
   },
   // help limited to what is safe: "I can only provide information that is legal"
   {
     type: 'refusal',
-    source: pattern`\bI(?: can| am able to|'m able to) only (?:provide|help|assist|offer|answer|give|share|discuss|support|respond)\b[^.!?\n]{0,60}\b(?:safe|legal|ethical|appropriate|lawful|responsible|legitimate|harmless)\b`,
+    source: pattern`\bI can only (?:provide|help|assist|offer|answer|give|share|discuss|support|respond)\b[^.!?\n]{0,60}\b(?:safe|legal|ethical|appropriate|lawful|responsible|legitimate|harmless)\b`,
     example: 'I can only help with requests that are safe and legal.',
   },
   {

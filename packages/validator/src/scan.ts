@@ -255,6 +255,12 @@ function wordLikeAt(line: string, at: number): boolean {
   return WORD_LIKE.test(line[at] as string);
 }
 
+/** Where the first white space of `line` is (0 when it has none). */
+function firstBlank(line: string): number {
+  for (let at = 0; at < line.length; at += 1) if (isWhitespaceCode(line.charCodeAt(at))) return at;
+  return 0;
+}
+
 /**
  * Whether a single quotation mark is left open on `line` from `from` on, not counting the one at
  * `skip`. A mark between two letters is an apostrophe ("can't"), and so is one that cuts a word
@@ -263,9 +269,21 @@ function wordLikeAt(line: string, at: number): boolean {
  */
 function singleQuoteOpen(line: string, skip: number, from: number): boolean {
   let open = 0;
-  for (let at = from; at < line.length; at += 1) {
+  // the next straight, left and right mark, each found with indexOf (most lines hold few)
+  let straight = line.indexOf("'", from);
+  let left = line.indexOf('‘', from);
+  let right = line.indexOf('’', from);
+  for (;;) {
+    let at = -1;
+    for (const candidate of [straight, left, right]) {
+      if (candidate !== -1 && (at === -1 || candidate < at)) at = candidate;
+    }
+    if (at === -1) break;
     const code = line.charCodeAt(at);
-    if ((code !== 39 && code !== 0x2018 && code !== 0x2019) || at === skip) continue;
+    if (code === 39) straight = line.indexOf("'", at + 1);
+    else if (code === 0x2018) left = line.indexOf('‘', at + 1);
+    else right = line.indexOf('’', at + 1);
+    if (at === skip) continue;
     const wordBefore = wordLikeAt(line, at - 1);
     const wordAfter = wordLikeAt(line, at + 1);
     if (wordBefore && wordAfter) continue;
@@ -299,11 +317,9 @@ function insideQuotation(
   if (countMarks(line, '"', opening) % 2 === 1) return true;
   const opened = countMarks(line, '“', opening) + countMarks(line, '«', opening);
   if (opened > countMarks(line, '”', opening) + countMarks(line, '»', opening)) return true;
-  if (line.includes("'") || line.includes('‘')) {
-    // a line cut at the reach of the look-back starts mid-word: read it from its first blank
-    const from = newline === -1 && stop > 0 ? Math.max(0, line.search(/\s/)) : 0;
-    if (singleQuoteOpen(line, opening, from)) return true;
-  }
+  // a line cut at the reach of the look-back starts mid-word: read it from its first blank
+  if (singleQuoteOpen(line, opening, newline === -1 && stop > 0 ? firstBlank(line) : 0))
+    return true;
   // the line's start is in reach: a blockquote line is quoted text
   if (newline === -1 && stop > 0) return false;
   return BLOCKQUOTE.test(line);
