@@ -88,11 +88,11 @@ const NOT_A_REFUSAL_VERB = String.raw`(?!(?:help (?:but|thinking|feeling|wonderi
 
 // the negations of "I do / don't" that say no only with a verb of giving or taking part
 const DO_NOT_VERBS =
-  "(?:engage|assist|provide|create|produce|generate|write|help(?! (?:but|thinking|feeling|wondering|noticing|laughing|myself|it))|share|facilitate|feel comfortable|feel (?:right|good|okay|ok) (?:about )?(?:helping|assisting|providing|writing|sharing|doing|giving|creating)|think (?:I (?:can|should|could)|(?:that|this|it)(?:'s| is) (?:something|a (?:question|request|topic)) I (?:can|should|could)|it(?:'s| is| would be) (?:appropriate|right|wise|responsible|ethical|a good idea))|have (?:the ability|access|any (?:information|data|details|knowledge|records|way)|(?:enough |sufficient |adequate |the necessary |relevant |detailed |specific |reliable |much |accurate )?(?:information|data|details|knowledge|records|context)(?: (?:about|on|regarding|to|of)|(?= ?[.,;!]| ?$))|personal|real-world|the capability|the means|feelings|opinions|emotions|beliefs|preferences|a (?:personal|physical)|a way to|the (?:specific |exact |precise |relevant |necessary |requested |current )?(?:information|data|details|knowledge|answer|facts|figures|numbers|specifics|statistics))|hold (?:personal )?(?:opinions|views|beliefs)|possess|actually have|participate|take part|answer|respond)";
+  "(?:engage|assist|provide|create|produce|generate|write|help(?! (?:but|thinking|feeling|wondering|noticing|laughing|myself|it))|share|facilitate|feel comfortable|feel (?:right|good|okay|ok) (?:about )?(?:helping|assisting|providing|writing|sharing|doing|giving|creating)|think (?:I (?:can|should|could)|(?:that|this|it)(?:'s| is) (?:something|a (?:question|request|topic)) I (?:can|should|could)|it(?:'s| is| would be) (?:appropriate|right|wise|responsible|ethical|a good idea))|have (?:the ability|access|any (?:(?:specific|relevant|reliable|detailed|further|additional|current|up-to-date|personal|real-time) )?(?:information|data|details|knowledge|records|way)|(?:enough |sufficient |adequate |the necessary |relevant |detailed |specific |reliable |much |accurate )?(?:information|data|details|knowledge|records|context)(?: (?:about|on|regarding|to|of)|(?= ?[.,;!]| ?$))|personal|real-world|the capability|the means|feelings|opinions|emotions|beliefs|preferences|a (?:personal|physical)|a way to|the (?:specific |exact |precise |relevant |necessary |requested |current )?(?:information|data|details|knowledge|answer|facts|figures|numbers|specifics|statistics))|hold (?:personal )?(?:opinions|views|beliefs)|possess|actually have|participate|take part|answer|respond)";
 
 // bound by rules: "I am programmed to follow ethical guidelines", unless the answer follows
 const BOUND_BY_RULES =
-  String.raw`(?:programmed|designed|trained|built|created|made) to (?:follow|adhere to|abide by|uphold|respect|stay within|comply with) (?:strict |certain |my |OpenAI's |Anthropic's )?(?:ethical|moral|safety|content|usage|community)? ?(?:guidelines|rules|principles|policies|standards|boundaries)\b` +
+  String.raw`(?:programmed|designed|trained|built|created|made) to (?:(?:follow|adhere to|abide by|uphold|respect|stay within|comply with) (?:strict |certain |my |OpenAI's |Anthropic's )?(?:ethical|moral|safety|content|usage|community)? ?(?:guidelines|rules|principles|policies|standards|boundaries)|prioriti[sz]e (?:user |your )?safety and (?:cannot|can't|will not|won't))\b` +
   THEN_ANSWER;
 
 /** The built-in pattern set. Each one starts with a literal word, which the scanner relies on. */
@@ -188,7 +188,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // impersonal: "It is not appropriate to …", "It would be unethical for me to …"
   {
     type: 'refusal',
-    source: pattern`\b(?:it|that|this)(?: would not| wouldn't| is not|'s not| isn't| would never)(?: be)? (?:appropriate|responsible|ethical|safe|right|okay|acceptable|wise|proper|legal|possible|something I can)(?: or (?:ethical|appropriate|legal|safe|responsible))? for me to\b`,
+    source: pattern`\b(?:it|that|this)(?: would not| wouldn't| is not|'s not| isn't| would never)(?: be)? (?:appropriate|responsible|ethical|safe|right|okay|acceptable|wise|proper|legal|possible|suitable|something I can)(?: or (?:ethical|appropriate|legal|safe|responsible))? for me to\b`,
     example: "It wouldn't be appropriate for me to share that.",
   },
   {
@@ -248,9 +248,23 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       String.raw`(?<=\b(?:is not|are not|isn['’]t|aren['’]t|was not|wasn['’]t)\s{1,8})` +
-      pattern`\bsomething (?:that )?I(?: can| could| will| would|'m willing to| am willing to|'m able to| am able to|'m going to| am going to|'m comfortable| am comfortable| feel comfortable)? (?:to )?(?:support|condone|endorse|encourage|promote|help|assist|provide|engage|participate|advocate|do|with)` +
+      pattern`\bsomething (?:that )?I(?: can| could| will|'ll| would|'m willing to| am willing to|'m able to| am able to|'m going to| am going to|'m comfortable| am comfortable| feel comfortable)? (?:to )?(?:support|condone|endorse|encourage|promote|help|assist|provide|engage|participate|advocate|advise|do|with)` +
       THEN_ANSWER,
     example: 'Reading your partner’s messages behind their back is not something I can help with.',
+  },
+  // "Writing that is something I will not do": the refused action first, then a firm no
+  {
+    type: 'refusal',
+    source:
+      String.raw`(?<=\b(?:is|are)\s{1,8})` +
+      pattern`\bsomething (?:that )?I(?: absolutely| simply| just| really)? (?:will not|won't|will never|cannot|can't|refuse to|am not going to|'m not going to|must not|shall not) (?:do|help|assist|write|create|provide|support|engage|produce|generate|share|advise|be part)`,
+    example: 'Ghost-writing your thesis is something I will not do.',
+  },
+  // no way for the model to know: "There's no way for me to predict that"
+  {
+    type: 'refusal',
+    source: pattern`\b(?:there is|there's) no way for me (?:to|of) (?:know|predict|tell|determine|find out|verify|check|say|guess|see|access)\w{0,3}\b`,
+    example: "There's no way for me to predict next week's lottery numbers.",
   },
   // judging the request instead of answering it, then pointing elsewhere: "X is illegal and
   // unethical. Instead, …"
@@ -290,7 +304,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // knowledge and capability limits given as the answer: a non-answer, whatever follows it
   {
     type: 'refusal',
-    source: pattern`\bI (?:have no|lack|lack the) (?:personal |real-time |specific |direct |actual |reliable |current )?(?:information|data|details|knowledge|records|access|experiences?|opinions|feelings|emotions|beliefs|preferences|memory|way (?:of|to) (?:know|check|verify|tell|see|access|determin|confirm)\w{0,6}|ability|capability|means)\b`,
+    source: pattern`\bI (?:have no|lack|lack the) (?:personal |real-time |specific |direct |actual |reliable |current |relevant |detailed |accurate |up-to-date |further )?(?:information|data|details|knowledge|records|access|experiences?|opinions|feelings|emotions|beliefs|preferences|memory|way (?:of|to) (?:know|check|verify|tell|see|access|determin|confirm)\w{0,6}|ability|capability|means)\b`,
     example: 'I have no information about that festival.',
   },
   {
