@@ -317,6 +317,12 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source: pattern`(?<=\b(?:is not|are not|isn't|aren't) )\b(?:available|accessible|known|visible) to me\b`,
     example: 'That information is not available to me.',
   },
+  // not knowing the very thing asked: "I don't know who runs that shop"
+  {
+    type: 'refusal',
+    source: pattern`\bI (?:really |honestly |simply )?(?:don't|do not) know (?:the answer|who|where|when|which|how many|how much|anything about|much about|enough about)\b`,
+    example: "Sorry, I don't know who runs that shop now.",
+  },
   {
     type: 'refusal',
     source: pattern`\bI(?: could not| couldn't| was unable to| was not able to| wasn't able to| did not| didn't) find any (?:(?:reliable|specific|relevant|public|credible|verifiable) )?(?:information|data|details|records|results|mention|reference|evidence)\b`,

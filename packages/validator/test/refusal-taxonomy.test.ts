@@ -134,6 +134,8 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "I don't have any reliable information about that clinic's opening hours.",
       'I have no relevant information on that sculptor.',
       'There is no way for me to know what the jury will decide.',
+      "I honestly don't know much about that band.",
+      "Sorry, I don't know who owns the bakery on the corner now.",
     ],
   };
 
@@ -244,6 +246,10 @@ describe('what looks like a refusal but is not', () => {
     [
       'something the answer would not worry about',
       "A little swelling after a sting isn't something I'd worry about; ice it for a day.",
+    ],
+    [
+      'none known, as a finding',
+      "I don't know of any study that links the two; the reviews so far found no link.",
     ],
     [
       'no way to know, as a fact about the world',
