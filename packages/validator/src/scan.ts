@@ -106,19 +106,16 @@ export class FenceTracker {
    */
   insideOpeningBlock(position: number, leadStart: number | undefined): boolean {
     if (this.first === undefined || this.first !== leadStart || position <= leadStart) return false;
-    const list = this.positions;
-    let low = 0;
-    let high = list.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if ((list[middle] ?? 0) < position) low = middle + 1;
-      else high = middle;
-    }
-    return this.countBefore + low === 1;
+    return this.fencesBefore(position) === 1;
   }
 
   /** Whether `position` lies inside a fenced code block. */
   inside(position: number): boolean {
+    return this.fencesBefore(position) % 2 === 1;
+  }
+
+  /** How many fences of the text start before `position` (a binary search of the kept ones). */
+  private fencesBefore(position: number): number {
     const list = this.positions;
     let low = 0;
     let high = list.length;
@@ -127,7 +124,7 @@ export class FenceTracker {
       if ((list[middle] ?? 0) < position) low = middle + 1;
       else high = middle;
     }
-    return (this.countBefore + low) % 2 === 1;
+    return this.countBefore + low;
   }
 
   /** Folds fences before `position` into a count; later questions are all about later positions. */
