@@ -1,4 +1,9 @@
-import { DEFAULT_PATTERNS } from '../src/index.js';
+import {
+  createStreamingValidator,
+  DEFAULT_PATTERNS,
+  type ResponseQuality,
+  type ValidatorOptions,
+} from '../src/index.js';
 
 /** A small seeded generator (mulberry32) so generated texts are the same on every run. */
 export function seeded(seed: number): () => number {
@@ -61,4 +66,20 @@ export function mixedText(random: () => number, pieces: number): string {
     parts.push(piece, random() < 0.8 ? ' ' : '');
   }
   return parts.join('');
+}
+
+/** Validates `text` as a stream cut at `cuts` (absolute offsets, ascending), with `options`. */
+export function streamInPieces(
+  text: string,
+  cuts: number[],
+  options: ValidatorOptions = {},
+): ResponseQuality {
+  const stream = createStreamingValidator(options);
+  let start = 0;
+  for (const cut of cuts) {
+    stream.push(text.slice(start, cut));
+    start = cut;
+  }
+  stream.push(text.slice(start));
+  return stream.end();
 }

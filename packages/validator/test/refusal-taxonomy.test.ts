@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createValidator, type SignalType, validateResponse } from '../src/index.js';
+import { streamInPieces } from './fixtures.js';
 
 const typesOf = (text: string): SignalType[] =>
   validateResponse(text).signals.map((signal) => signal.type);
@@ -301,10 +302,7 @@ describe('quoted text', () => {
     const whole = validator.validate(text);
     expect(whole.signals.map((signal) => signal.evidence)).toEqual(['I can’t help']);
     for (let cut = 0; cut <= text.length; cut += 1) {
-      const stream = validator.stream();
-      stream.push(text.slice(0, cut));
-      stream.push(text.slice(cut));
-      expect(stream.end()).toEqual(whole);
+      expect(streamInPieces(text, [cut])).toEqual(whole);
     }
   });
 });
@@ -351,10 +349,7 @@ describe('text in single quotation marks', () => {
     const whole = validator.validate(text);
     expect(whole.signals.map((signal) => signal.evidence)).toEqual(['I cannot write']);
     for (let cut = 0; cut <= text.length; cut += 1) {
-      const stream = validator.stream();
-      stream.push(text.slice(0, cut));
-      stream.push(text.slice(cut));
-      expect(stream.end()).toEqual(whole);
+      expect(streamInPieces(text, [cut])).toEqual(whole);
     }
   });
 });
@@ -394,10 +389,7 @@ describe('answers written in voices', () => {
     const text = `[Classic]: ${refusal}\n\n[Unbound]: ${answer}`;
     const whole = validator.validate(text);
     for (let cut = 0; cut <= text.length; cut += 1) {
-      const stream = validator.stream();
-      stream.push(text.slice(0, cut));
-      stream.push(text.slice(cut));
-      expect(stream.end()).toEqual(whole);
+      expect(streamInPieces(text, [cut])).toEqual(whole);
     }
   });
 });

@@ -1,22 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createStreamingValidator,
-  createValidator,
-  DEFAULT_PATTERNS,
-  ValidatorError,
-} from '../src/index.js';
-import { mixedText, seeded } from './fixtures.js';
-
-function streamInPieces(text: string, cuts: number[], options = {}) {
-  const stream = createStreamingValidator(options);
-  let start = 0;
-  for (const cut of cuts) {
-    stream.push(text.slice(start, cut));
-    start = cut;
-  }
-  stream.push(text.slice(start));
-  return stream.end();
-}
+import { createValidator, DEFAULT_PATTERNS, ValidatorError } from '../src/index.js';
+import { mixedText, seeded, streamInPieces } from './fixtures.js';
 
 describe('the streaming validator', () => {
   const validator = createValidator();
