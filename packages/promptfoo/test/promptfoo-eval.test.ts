@@ -33,27 +33,28 @@ interface EvalRow {
   };
 }
 
-/** Runs `promptfoo eval` offline on a config and returns its exit status and JSON output rows. */
-function promptfooEval(
-  config: string,
+/**
+ * Runs a command the way promptfoo runs here: offline, without telemetry or an update check, with
+ * its own config folder. Its exit status and everything it printed, stdout and stderr together.
+ */
+function runOffline(
+  command: string,
+  args: string[],
   cwd: string,
-): Promise<{ status: number | null; rows: EvalRow[]; output: string }> {
-  const outputFile = join(mkdtempSync(join(scratch, 'run-')), 'out.json');
+  env: Record<string, string> = {},
+): Promise<{ status: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      node!,
-      [promptfooCli, 'eval', '-c', config, '--no-cache', '--no-write', '-o', outputFile],
-      {
-        cwd,
-        env: {
-          ...process.env,
-          PROMPTFOO_DISABLE_TELEMETRY: '1',
-          PROMPTFOO_DISABLE_UPDATE: '1',
-          PROMPTFOO_CONFIG_DIR: join(scratch, 'config'),
-          NODE_OPTIONS: '',
-        },
+    const child = spawn(command, args, {
+      cwd,
+      env: {
+        ...process.env,
+        ...env,
+        PROMPTFOO_DISABLE_TELEMETRY: '1',
+        PROMPTFOO_DISABLE_UPDATE: '1',
+        PROMPTFOO_CONFIG_DIR: join(scratch, 'config'),
+        NODE_OPTIONS: '',
       },
-    );
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
@@ -62,17 +63,34 @@ function promptfooEval(
       output += chunk.toString();
     });
     child.on('error', reject);
-    child.on('close', (status) => {
-      let rows: EvalRow[] = [];
-      try {
-        rows = (JSON.parse(readFileSync(outputFile, 'utf8')) as { results: { results: EvalRow[] } })
-          .results.results;
-      } catch {
-        rows = [];
-      }
-      resolve({ status, rows, output });
-    });
+    child.on('close', (status) => resolve({ status, output }));
   });
+}
+
+/** The result rows of a promptfoo output file. */
+function readRows(file: string): EvalRow[] {
+  return (JSON.parse(readFileSync(file, 'utf8')) as { results: { results: EvalRow[] } }).results
+    .results;
+}
+
+/** Runs `promptfoo eval` offline on a config and returns its exit status and JSON output rows. */
+async function promptfooEval(
+  config: string,
+  cwd: string,
+): Promise<{ status: number | null; rows: EvalRow[]; output: string }> {
+  const outputFile = join(mkdtempSync(join(scratch, 'run-')), 'out.json');
+  const run = await runOffline(
+    node!,
+    [promptfooCli, 'eval', '-c', config, '--no-cache', '--no-write', '-o', outputFile],
+    cwd,
+  );
+  let rows: EvalRow[] = [];
+  try {
+    rows = readRows(outputFile);
+  } catch {
+    rows = [];
+  }
+  return { ...run, rows };
 }
 
 function byDescription(rows: readonly EvalRow[]): Map<string, EvalRow> {
@@ -121,32 +139,14 @@ describe.skipIf(node === undefined)(`promptfoo ${promptfooVersion} eval on Node 
 
   it('runs the example as its README says, pnpm eval, building what it needs first', async () => {
     const outputFile = join(mkdtempSync(join(scratch, 'example-')), 'results.json');
-    const run = await new Promise<{ status: number | null; output: string }>((resolve, reject) => {
-      const child = spawn('pnpm', ['-s', 'eval', '--no-write', '-o', outputFile], {
-        cwd: exampleFolder,
-        env: {
-          ...process.env,
-          PATH: `${dirname(node!)}${delimiter}${process.env.PATH ?? ''}`,
-          PROMPTFOO_DISABLE_TELEMETRY: '1',
-          PROMPTFOO_DISABLE_UPDATE: '1',
-          PROMPTFOO_CONFIG_DIR: join(scratch, 'config'),
-          NODE_OPTIONS: '',
-        },
-      });
-      let output = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-      });
-      child.stderr.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-      });
-      child.on('error', reject);
-      child.on('close', (status) => resolve({ status, output }));
-    });
+    const run = await runOffline(
+      'pnpm',
+      ['-s', 'eval', '--no-write', '-o', outputFile],
+      exampleFolder,
+      { PATH: `${dirname(node!)}${delimiter}${process.env.PATH ?? ''}` },
+    );
     expect(run.status, run.output).toBe(100);
-    const rows = (
-      JSON.parse(readFileSync(outputFile, 'utf8')) as { results: { results: EvalRow[] } }
-    ).results.results;
+    const rows = readRows(outputFile);
     // each test graded by the assertion (a package promptfoo cannot load leaves none graded)
     const grades = rows.map(
       (row) => row.gradingResult?.componentResults?.[0]?.pass ?? 'not graded',
