@@ -110,6 +110,14 @@ function qualmOf(metadata: Record<string, Record<string, unknown>> | undefined):
   return metadata!.qualm as unknown as QualmMetadata;
 }
 
+/** What a promise rejects with; undefined when it resolves. */
+function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+}
+
 async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const items: T[] = [];
   for await (const item of iterable) items.push(item);
@@ -295,12 +303,12 @@ export function describeMiddleware(kit: SdkKit): void {
   describe(`${kit.label}: policy throw`, () => {
     it('rejects generateText with a FlaggedAnswerError carrying the assessment and text', async () => {
       const model = kit.mockModel({ answers: [{ text: REFUSAL }] });
-      const error = await kit
-        .generateText({ model: kit.wrap(model, { policy: 'throw' }), prompt: 'Open the vault.' })
-        .then(
-          () => undefined,
-          (reason: unknown) => reason,
-        );
+      const error = await rejectionOf(
+        kit.generateText({
+          model: kit.wrap(model, { policy: 'throw' }),
+          prompt: 'Open the vault.',
+        }),
+      );
       expect(FlaggedAnswerError.isInstance(error)).toBe(true);
       const flagged = error as FlaggedAnswerError;
       expect(flagged.code).toBe('ANSWER_FLAGGED');
@@ -541,16 +549,13 @@ export function describeMiddleware(kit: SdkKit): void {
 
     it('rejects evidence that is not text, naming the field', async () => {
       const model = kit.mockModel({ answers: [{ text: answer }] });
-      const error = await kit
-        .generateText({
+      const error = await rejectionOf(
+        kit.generateText({
           model: kit.wrap(model),
           prompt: question,
           providerOptions: { qualm: { evidence: ['fine', 42] } },
-        })
-        .then(
-          () => undefined,
-          (reason: unknown) => reason,
-        );
+        }),
+      );
       expect(AiSdkError.isInstance(error)).toBe(true);
       expect((error as AiSdkError).code).toBe('INVALID_INPUT');
       expect((error as Error).message).toBe(
@@ -560,16 +565,13 @@ export function describeMiddleware(kit: SdkKit): void {
 
     it('rejects a misspelt key rather than skip the evidence check', async () => {
       const model = kit.mockModel({ answers: [{ text: answer }] });
-      const error = await kit
-        .generateText({
+      const error = await rejectionOf(
+        kit.generateText({
           model: kit.wrap(model),
           prompt: question,
           providerOptions: { qualm: { evidense: ['The pool opens at seven.'] } },
-        })
-        .then(
-          () => undefined,
-          (reason: unknown) => reason,
-        );
+        }),
+      );
       expect(AiSdkError.isInstance(error)).toBe(true);
       expect((error as AiSdkError).code).toBe('INVALID_INPUT');
       expect((error as Error).message).toBe(
