@@ -44,6 +44,7 @@ export {
   type HedgingAssessment,
   type HedgingOptions,
   OFFER_PATTERNS,
+  OFFER_QUESTION_PATTERNS,
 } from './detector/hedging.js';
 export {
   DEFAULT_EMBEDDING_MODEL_ID,

@@ -384,6 +384,27 @@ describe('hedging layer', () => {
     }
   });
 
+  it('reads a closing question that offers more as an offer, not as handing the question back', () => {
+    for (const answer of [
+      'You repotted the fern in late April. Would you like me to list the other plants too?',
+      'Your dentist appointment is on the 14th. Do you want a reminder the day before?',
+      "The bike service cost 85 euros. Is there anything else you'd like to check?",
+      'You finished the third book of the series last week. Shall I suggest what to read next? 📚',
+      'It was the green raincoat. Want me to add it to your packing list?',
+    ]) {
+      expect(assess(answer), answer).toMatchObject({ nonAnswer: false, hedged: true, doubt: 0.3 });
+      expect(assess(answer).cues.map((cue) => cue.kind)).toEqual(['offer']);
+    }
+    // a question that asks which thing was meant still hands the question back
+    expect(assess('You mentioned two concerts in May. Which one do you mean?')).toMatchObject({
+      nonAnswer: true,
+    });
+    // and so does an offer to answer once the user says more, with nothing stated
+    expect(
+      assess("There is no mention of a gym in our chats. Would you like to tell me which one?"),
+    ).toMatchObject({ nonAnswer: true });
+  });
+
   it('weighs an admission by where it stands', () => {
     expect(
       assess('You visited Ghent in June. There is no mention of a second trip.'),

@@ -97,6 +97,20 @@ export const OFFER_PATTERNS: readonly string[] = [
   String.raw`\b(?:is there anything else|hope (?:this|that) helps)\b`,
 ];
 
+/**
+ * Questions (sentences that end with a question mark) that offer more rather than ask for what the
+ * answer needs ("Would you like me to list
+ * them?", "Is there anything else you'd like to know?", "Shall I set a reminder?"): offers, however
+ * they are put.
+ */
+export const OFFER_QUESTION_PATTERNS: readonly string[] = [
+  String.raw`\b(?:would|do|did|will) you (?:also |still |perhaps )?(?:like|want|need|prefer)\b`,
+  String.raw`\b(?:want|need|like) me to\b`,
+  String.raw`\b(?:shall|should) I\b`,
+  String.raw`\banything else\b`,
+  String.raw`\b(?:how )?(?:else )?(?:can|could|may) I (?:help|assist|do|offer)\b`,
+];
+
 // a sentence that draws a conclusion is substance, whatever it admits on the way
 const INFERENCE = new RegExp(
   phrase(
@@ -106,6 +120,8 @@ const INFERENCE = new RegExp(
 );
 const PREAMBLE =
   /^(?:to (?:answer|determine|find|figure out|calculate|work out)\b[^.!?]*\b(?:steps?|follow|break|need to|let's|I'll|I will)|(?:let's|let me|I'll|I will) (?:break|go|follow|think|work|look)\b|here(?:'s|’s| is) (?:my|the) (?:answer|response)|step \d+\b[^.!?]{0,60}$|based on (?:the|our) (?:chat|previous|conversation)[^.!?]{0,30}:$)/i;
+// a question of the answer's own: it ends with a question mark and quotes nobody
+const OWN_QUESTION = /^[^"“”]*\?\W*$/;
 // a question put to the user; quoted speech is reported, not asked
 const QUESTION_TO_USER =
   /^(?:could|can|would|will|do|did|does|what|when|how|which|where|who|are|is|were|was|have|had)\b[^"“”]*\byour?\b[^"“”]*\?$/i;
@@ -156,9 +172,12 @@ export function createHedgingAssessor(
   const admission = compile([sources(ADMISSION_PATTERNS)]);
   const hedge = compile([sources(HEDGE_PATTERNS), ...(options.hedgePatterns ?? [])]);
   const offer = compile([sources(OFFER_PATTERNS)]);
+  const offerQuestion = compile([sources(OFFER_QUESTION_PATTERNS)]);
   type Kind = HedgeCueKind | 'preamble' | 'substance';
   const kindOf = (sentence: string): Kind => {
-    if (ask?.test(sentence) || QUESTION_TO_USER.test(sentence)) return 'ask';
+    if (ask?.test(sentence)) return 'ask';
+    if (OWN_QUESTION.test(sentence) && offerQuestion?.test(sentence)) return 'offer';
+    if (QUESTION_TO_USER.test(sentence)) return 'ask';
     if (PREAMBLE.test(sentence)) return 'preamble';
     if (admission?.test(sentence)) return INFERENCE.test(sentence) ? 'substance' : 'admission';
     if (offer?.test(sentence)) return 'offer';
