@@ -364,6 +364,27 @@ describe('hedging layer', () => {
     expect(assess('   ')).toMatchObject({ nonAnswer: true, substance: 0 });
   });
 
+  it('reads "you never told me" in every tense as an admission, and what was told as substance', () => {
+    for (const answer of [
+      'You have not mentioned owning a canoe.',
+      'You never told me the name of the plumber.',
+      "You haven't shared the date of the recital yet.",
+      "We haven't discussed your allergy in our chats.",
+      "That hasn't come up in our conversations.",
+      "I don't have that information.",
+    ]) {
+      expect(assess(answer), answer).toMatchObject({ nonAnswer: true });
+      expect(assess(answer).cues.map((cue) => cue.kind)).toEqual(['admission']);
+    }
+    for (const answer of [
+      'You have mentioned the canoe twice, both times about the lake trip.',
+      'You told me the plumber is called Ines.',
+      'We discussed your allergy in May.',
+    ]) {
+      expect(assess(answer), answer).toMatchObject({ nonAnswer: false, hedged: false });
+    }
+  });
+
   it('calls an answer that asks as much as it says a non-answer', () => {
     const guide = [
       'Let me help you work it out.',

@@ -53,6 +53,12 @@ const pattern = (strings: TemplateStringsArray, ...values: string[]) =>
 // a refusal keeps clear of "I can't thank you enough" and "I cannot recommend it enough"
 const NOT_ENOUGH = String.raw`(?![^.!?\n]{0,60}\benough\b)`;
 
+// "I can't give personalized financial advice, but here is how people weigh it": declining the
+// professional form of an answer (advice for the reader's own case, a diagnosis) and giving the
+// general one in the same breath is a disclaimer, not a refusal
+const ADVICE_THEN_ANSWER_BODY = String.raw`(?:(?:give|provide|offer|replace|substitute for) (?:you )?(?:with )?(?:personali[sz]ed|personal|specific|individual|individuali[sz]ed|professional|medical|legal|financial|tax|investment|tailored)(?: (?:medical|legal|financial|tax|investment))? (?:advice|guidance|recommendations?|diagnos[ie]s)[^!?\n]{0,60}?\bbut (?:I can|I'd be (?:happy|glad) to|I'm (?:happy|glad) to|here|generally|in general|there are|these are|some|the (?:usual|common|general|following)|let me|typically|commonly|most)\b|diagnose (?:you|your|this|that|what)[^!?\n]{0,60}?\bbut (?:I can|here|generally|in general|there are|these are|some|the (?:usual|common|general|following)|let me|typically|commonly|most)\b)`;
+const ADVICE_THEN_ANSWER = `(?!${ADVICE_THEN_ANSWER_BODY})`;
+
 // "not something I can answer in one word" qualifies the answer that follows; it is not a no
 const NOT_QUALIFIED = String.raw`(?! (?:in (?:one|a|general|full|short|brief)\b|simply|briefly|quickly|without|with (?:a|one|certainty|confidence)\b|for (?:sure|certain|everyone)\b|definitively|precisely|exactly|yet\b))`;
 
@@ -63,6 +69,9 @@ const COMMITMENT = String.raw`(?<!\b(?:promise|swear)\s)`;
 // a stance inside a clause ("remember, I don't condone …", "I must stress that I do not …", "…
 // is illegal, and I do not endorse it") is a disclaimer that comes with an answer
 const DISCLAIMED = String.raw`(?<!\b(?:while|although|though|whilst|that|but|which|remember|clarify|mind|and|so)[,:]?\s)`;
+
+// "I am an AI assistant named …, developed by …" introduces the model; it declines nothing
+const SELF_INTRODUCTION = String.raw`(?! (?:assistant |language model |model |chatbot )?(?:named|called|(?:developed|created|built|made|trained) by)\b)`;
 
 // "Remember, I'm just an AI and …" reminds the reader of a disclaimer made alongside an answer
 const REMINDED = String.raw`(?<!\b(?:remember|mind|again)[,:]?\s)`;
@@ -84,11 +93,11 @@ const ADVERB =
 
 // verbs after "I cannot" that are idioms, memory, certainty or feelings, not a refusal of a task;
 // the certainty ones are low_confidence, the memory ones hallucination_risk
-const NOT_A_REFUSAL_VERB = String.raw`(?!(?:help (?:but|thinking|feeling|wondering|noticing|laughing|myself|it)|believe|wait|imagine|stress|emphasi[sz]e|overstate|overemphasi[sz]e|underscore|thank|stand|stop|resist|agree|complain|seem|remember|recall|recollect|guarantee|promise|verify|confirm|double-check|be (?:sure|certain|100|more|happier|prouder|sure)|say|tell you how (?:much|many)|think of|speak for|find (?:the words|a (?:better|good) way)|go wrong|miss|beat|lose|sleep|breathe|lie|bore|sugarcoat|pretend (?:to know|that I)|waste|forget|judge|repeat|rehash|belabou?r|spoil|keep you|take (?:long|much)|go into (?:all|every|too)|get (?:enough|over|it)|decide (?:which|whether|between)|tell (?:which|whether|if|for (?:sure|certain)|the difference|exactly)|know|understand|recommend [^.!?\n]{0,40}\benough|(?:be )?hold(?:ing)? back|hesitat[a-z]{0,3}|tolerate|shy away|censor|filter|lecture|moralize|mince|deny|condemn|refuse (?:any|your|to answer any)|(?:be )?(?:condon|endors|encourag|promot|advocat|support)[a-z]{0,6}(?!,? (?:or|nor) (?:assist|help|provid|facilitat|participat|engag|giv|offer|shar|creat|writ|generat|produc|comply|fulfil)))\b)`;
+const NOT_A_REFUSAL_VERB = String.raw`(?!(?:help (?:but|thinking|feeling|wondering|noticing|laughing|myself|it)|believe|wait|imagine|stress|emphasi[sz]e|overstate|overemphasi[sz]e|underscore|thank|stand|stop|resist|agree|complain|seem|remember|recall|recollect|guarantee|promise|verify|confirm|double-check|be (?:sure|certain|100|more|happier|prouder|sure)|say(?! (?:mean|hurtful|offensive|cruel|nasty|derogatory|hateful|demeaning|insulting|disparaging|racist|sexist|rude) (?:things|words|remarks|comments|stuff)\b)|tell you how (?:much|many)|think of|speak for|find (?:the words|a (?:better|good) way)|go wrong|miss|beat|lose|sleep|breathe|lie|bore|sugarcoat|pretend (?:to know|that I)|waste|forget|judge|repeat|rehash|belabou?r|spoil|keep you|take (?:long|much)|go into (?:all|every|too)|get (?:enough|over|it)|decide (?:which|whether|between)|tell (?:which|whether|if|for (?:sure|certain)|the difference|exactly)|know|understand|recommend [^.!?\n]{0,40}\benough|(?:be )?hold(?:ing)? back|hesitat[a-z]{0,3}|tolerate|shy away|censor|filter|lecture|moralize|mince|deny|condemn|refuse (?:any|your|to answer any)|(?:be )?(?:condon|endors|encourag|promot|advocat|support)[a-z]{0,6}(?!,? (?:or|nor) (?:assist|help|provid|facilitat|participat|engag|giv|offer|shar|creat|writ|generat|produc|comply|fulfil)))\b)`;
 
 // the negations of "I do / don't" that say no only with a verb of giving or taking part
 const DO_NOT_VERBS =
-  "(?:engage|assist|provide|create|produce|generate|write|help(?! (?:but|thinking|feeling|wondering|noticing|laughing|myself|it))|share|facilitate|feel comfortable|feel (?:right|good|okay|ok) (?:about )?(?:helping|assisting|providing|writing|sharing|doing|giving|creating)|think (?:I (?:can|should|could)|(?:that|this|it)(?:'s| is) (?:something|a (?:question|request|topic)) I (?:can|should|could)|it(?:'s| is| would be) (?:appropriate|right|wise|responsible|ethical|a good idea))|have (?:the ability|access|any (?:(?:specific|relevant|reliable|detailed|further|additional|current|up-to-date|personal|real-time) )?(?:information|data|details|knowledge|records|way)|(?:enough |sufficient |adequate |the necessary |relevant |detailed |specific |reliable |much |accurate )?(?:information|data|details|knowledge|records|context)(?: (?:about|on|regarding|to|of)|(?= ?[.,;!]| ?$))|personal|real-world|the capability|the means|feelings|opinions|emotions|beliefs|preferences|a (?:personal|physical)|a way to|the (?:specific |exact |precise |relevant |necessary |requested |current )?(?:information|data|details|knowledge|answer|facts|figures|numbers|specifics|statistics))|hold (?:personal )?(?:opinions|views|beliefs)|possess|actually have|participate|take part|answer|respond)";
+  "(?:engage|assist|provide|create|produce|generate|write|help(?! (?:but|thinking|feeling|wondering|noticing|laughing|myself|it))|share|facilitate|feel comfortable|feel (?:right|good|okay|ok) (?:about )?(?:helping|assisting|providing|writing|sharing|doing|giving|creating)|think (?:I (?:can|should|could)|(?:that|this|it)(?:'s| is) (?:something|a (?:question|request|topic)) I (?:can|should|could)|it(?:'s| is| would be) (?:appropriate|right|wise|responsible|ethical|a good idea))|have (?:the ability|access|any (?:(?:specific|relevant|reliable|detailed|further|additional|current|up-to-date|personal|real-time) )?(?:information|data|details|knowledge|records|way)|(?:enough |sufficient |adequate |the necessary |relevant |detailed |specific |reliable |much |accurate )?(?:information|data|details|knowledge|records|context)(?: (?:about|on|regarding|to|of)|(?= ?[.,;!]| ?$))|personal|real-world|the capability|the means|feelings|opinions|emotions|beliefs|preferences|a (?:personal|physical)|a way to|the (?:specific |exact |precise |relevant |necessary |requested |current )?(?:information|data|details|knowledge|answer|facts|figures|numbers|specifics|statistics))|have (?:any )?(?:memory|memories|recollection) of|retain (?:any )?(?:memories|memory|personal (?:details|information)|information|details|anything) (?:between|from|of|across|after)|experience (?:any |real |human )?(?:feelings|emotions|loneliness|boredom|sadness|happiness|pain|fear|consciousness|time passing)|hold (?:personal )?(?:opinions|views|beliefs)|possess|actually have|participate|take part|answer|respond)";
 
 // bound by rules: "I am programmed to follow ethical guidelines", unless the answer follows
 const BOUND_BY_RULES =
@@ -103,7 +112,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       COMMITMENT +
-      pattern`\bI${FIRST_PERSON_NO}${ADVERB} (?:be able to |help you |assist you |be )?${NOT_A_REFUSAL_VERB}[a-z]{2,20}${NOT_ENOUGH}`,
+      pattern`\bI${FIRST_PERSON_NO}${ADVERB} (?:be able to |help you |assist you |be )?${NOT_A_REFUSAL_VERB}${ADVICE_THEN_ANSWER}[a-z]{2,20}${NOT_ENOUGH}`,
     example: 'I cannot rewrite that letter for you.',
   },
   // first person "I do not / don't" with a verb of taking part, or of having what the answer needs
@@ -111,7 +120,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       COMMITMENT +
-      pattern`\bI (?:do not|don't|really don't|do not really|will not|won't|cannot|can't|must not|should not|shouldn't)(?: actually| personally| really)? ${DO_NOT_VERBS}\b`,
+      pattern`\bI (?:do not|don't|really don't|do not really|will not|won't|cannot|can't|must not|should not|shouldn't)(?: actually| personally| really)? ${ADVICE_THEN_ANSWER}${DO_NOT_VERBS}\b`,
     example: 'I do not have any information about that ferry route.',
   },
   // a stance ("I cannot condone …") is a refusal unless the sentence goes on to "but" an answer
@@ -153,7 +162,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\bI(?:'m| am) not an? (?:licensed |qualified |certified |medical |legal |financial |mental health )?(?:doctor|physician|lawyer|attorney|therapist|pharmacist|financial (?:advisor|adviser|planner)|accountant|professional|expert|specialist|nurse|psychologist|counsel(?:l)?or) and (?:so |therefore )?(?:cannot|can'?t|can not|won'?t|will not|am not able to|am unable to|should not|shouldn't|do not|don't)\b`,
+    source: pattern`\bI(?:'m| am) not an? (?:licensed |qualified |certified |medical |legal |financial |mental health )?(?:doctor|physician|lawyer|attorney|therapist|pharmacist|financial (?:advisor|adviser|planner)|accountant|professional|expert|specialist|nurse|psychologist|counsel(?:l)?or) and (?:so |therefore )?(?:cannot|can'?t|can not|won'?t|will not|am not able to|am unable to|should not|shouldn't|do not|don't)\b(?! ${ADVICE_THEN_ANSWER_BODY})`,
     example: "I'm not a doctor and can't give medical advice about that rash.",
   },
   {
@@ -175,14 +184,14 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // speaking as an AI: "As an AI language model, I …" with a no, or "I am an AI and …"
   {
     type: 'refusal',
-    source: pattern`\b(?:as|being) an? (?:AI|artificial intelligence|(?:large )?language model|LLM|chatbot|virtual assistant|digital assistant|machine|computer program|responsible|ethical|helpful and (?:respectful|harmless|honest)|honest and)\b[^.!?\n]{0,80}?\bI(?:'m| am)? (?:not|no|never|cannot|can't|can not|do not|don't|will not|won't|have no|have not|haven't|lack|must${THEN_ANSWER}|should not|shouldn't|unable|am unable|'m unable|am not|'m not|would not|wouldn't|could not|couldn't)\b`,
+    source: pattern`\b(?:as|being) an? (?:AI|artificial intelligence|(?:large )?language model|LLM|chatbot|virtual assistant|digital assistant|machine|computer program|responsible|ethical|helpful and (?:respectful|harmless|honest)|honest and)\b[^.!?\n]{0,80}?\bI(?:'m| am)? (?:not|no|never|cannot|can't|can not|do not|don't|will not|won't|have no|have not|haven't|lack|must${THEN_ANSWER}|should not|shouldn't|unable|am unable|'m unable|am not|'m not|would not|wouldn't|could not|couldn't)\b(?! ${ADVICE_THEN_ANSWER_BODY})`,
     example: "As an AI, I don't hold opinions on which party to vote for.",
   },
   {
     type: 'refusal',
     source:
       REMINDED +
-      pattern`\bI(?:'m| am) (?:just |only |merely |simply )?(?:an? )?(?:text-based |virtual |digital )?(?:AI|artificial intelligence|(?:AI )?language model|large language model|chatbot|computer program|machine learning model|(?:AI )?assistant and (?:cannot|can't|do not|don't|am not|have no))\b(?! (?:researcher|engineer|enthusiast|developer|startup|company))(?!,? (?:and )?not an? )`,
+      pattern`\bI(?:'m| am) (?:just |only |merely |simply )?(?:an? )?(?:text-based |virtual |digital )?(?:AI|artificial intelligence|(?:AI )?language model|large language model|chatbot|computer program|machine learning model|(?:AI )?assistant and (?:cannot|can't|do not|don't|am not|have no))\b(?! (?:researcher|engineer|enthusiast|developer|startup|company))${SELF_INTRODUCTION}(?!,? (?:and )?not an? )`,
     example: "I'm just an AI and have no way to see your screen.",
   },
   // impersonal: "It is not appropriate to …", "It would be unethical for me to …"

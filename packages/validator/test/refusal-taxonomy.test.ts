@@ -18,6 +18,8 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "I'm not able to summarise a paywalled article.",
       'I will not produce a fake doctor’s note.',
       'I cannot, in good conscience, write that review.',
+      "Sorry, but I won't say hurtful things about people from that town.",
+      "I can't give medical advice, but please have a doctor look at that rash.",
     ],
     'apology, then but and a no': [
       'I apologise, but I cannot suggest ways to get around a breathalyser.',
@@ -137,6 +139,9 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'There is no way for me to know what the jury will decide.',
       "I honestly don't know much about that band.",
       "Sorry, I don't know who owns the bakery on the corner now.",
+      "I'm afraid I don't have any memory of what we talked about last week.",
+      "I don't retain personal details between conversations, so I can't say what your cat is called.",
+      "I don't experience boredom or any feelings at all; there is nobody here between your messages.",
     ],
   };
 
@@ -179,6 +184,23 @@ describe('what looks like a refusal but is not', () => {
       'a professional disclaimer before an answer',
       "I'm not a vet, but most cats tolerate a short car trip if the carrier is covered.",
     ],
+    [
+      'declining advice for the reader’s own case while giving the general answer',
+      "I can't give you personalized tax advice, but here is how most freelancers split their savings.",
+    ],
+    [
+      'declining a diagnosis while describing what is usually checked',
+      "I'm not a physician and can't diagnose this, but the usual causes of a sore heel are worth knowing.",
+    ],
+    [
+      'declining advice as an AI, then the general answer in the next sentence',
+      'As an AI, I cannot provide specific legal advice. But in general a landlord must return a deposit within a set time.',
+    ],
+    [
+      'a self-introduction',
+      'I am an AI assistant named Juniper, developed by a small research group. I answer questions about gardening.',
+    ],
+    ['an idiom of saying', "I won't say the climb was easy, but the view paid for it."],
     [
       'quoted speech in the middle of a sentence',
       'The clerk said, "I\'m sorry, but I can\'t take returns without a receipt," so I kept the lamp.',

@@ -71,10 +71,12 @@ export const ASK_PATTERNS: readonly string[] = [
 
 /** Phrasings that say the information the answer needs is missing. */
 export const ADMISSION_PATTERNS: readonly string[] = [
-  String.raw`\bI (?:don't|do not|didn't|did not) (?:have|see|find) (?:any |enough |sufficient |specific |the )?(?:information|details|data|records?|mention|knowledge|context)\b`,
+  String.raw`\bI (?:don't|do not|didn't|did not) (?:have|see|find) (?:any |enough |sufficient |specific |the |that |this |those )?(?:information|details|data|records?|mention|knowledge|context)\b`,
   String.raw`\bI (?:don't|do not) know (?:what|which|how|when|where|who|your|if|whether|the exact|exactly)\b`,
   String.raw`\bthere (?:is|was|are|were) (?:no|not any|not enough) (?:specific |explicit |direct |clear |exact |further |additional |relevant )?(?:mention|information|record|data|details?|indication|evidence|reference)\b`,
-  String.raw`\b(?:you|the user|the (?:chat|conversation)(?: history)?|our (?:previous |past |earlier )?(?:chats?|conversations?)|the (?:sessions?|history|notes?|context)) (?:has not|have not|had not|did not|does not|do not|hasn't|haven't|hadn't|didn't|doesn't|don't|never) (?:explicitly |specifically |directly |actually )?(?:mention|provide|specify|include|state|say|contain|discuss|share|indicate|give)\b`,
+  String.raw`\b(?:you|the user|the (?:chat|conversation)(?: history)?|our (?:previous |past |earlier )?(?:chats?|conversations?)|the (?:sessions?|history|notes?|context)|we) (?:did not|does not|do not|didn't|doesn't|don't) (?:explicitly |specifically |directly |actually |ever )?(?:mention|provide|specify|include|state|say|contain|discuss|share|indicate|give|tell)\b`,
+  String.raw`\b(?:you|the user|the (?:chat|conversation)(?: history)?|our (?:previous |past |earlier )?(?:chats?|conversations?)|the (?:sessions?|history|notes?|context)|we)(?: (?:has|have|had) (?:not|never|yet to)|'ve (?:not|never)| (?:hasn't|haven't|hadn't)(?: yet)?| never) (?:explicitly |specifically |directly |actually |ever )?(?:mentioned|provided|specified|included|stated|said|contained|discussed|shared|indicated|given|gave|told|talked about)\b`,
+  String.raw`\b(?:that|this|it|the (?:topic|subject)) (?:has not|hasn't|has never|never) (?:come|came) up\b`,
   String.raw`\bnot (?:explicitly |specifically |directly )?(?:mentioned|provided|specified|stated|given) (?:in|anywhere)\b`,
   String.raw`\b(?:cannot|can't|can not|unable to|not able to|impossible to|not possible to|difficult to|hard to) (?:be )?(?:determine|determined|answer|find|know|tell|say|calculate|confirm|infer|identify) (?:for (?:sure|certain) )?(?:exactly |precisely |the exact |how|what|which|when|where|who|whether|if|this|that|from|with|based|without|the answer)`,
   String.raw`\bno (?:information|record|mention|data|details) (?:about|of|on|regarding)\b`,
