@@ -30,7 +30,8 @@ describe('the built-in patterns', () => {
       expect(pattern.triggers?.length).toBeGreaterThan(0);
       expect(Number.isFinite(pattern.reach)).toBe(true);
     }
-    expect(set.reach).toBeLessThan(400);
+    // a stream holds back this many characters before it decides a match that starts there
+    expect(set.reach).toBeLessThan(512);
   });
 
   it('cannot backtrack catastrophically (checked with recheck)', () => {
