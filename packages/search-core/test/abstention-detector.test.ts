@@ -400,6 +400,7 @@ describe('hedging layer', () => {
       'You replaced the kettle and fixed the gate. If there’s more, feel free to share!',
       'The lease started in May. Let me know if you want the full timeline.',
       'You ordered the blue rug in March.\n\nIf you have more details about the delivery, I can check again.',
+      "I'm glad to help you remember! The lease started in May.",
     ]) {
       expect(assess(answer), answer).toMatchObject({ nonAnswer: false, hedged: true, doubt: 0.3 });
     }

@@ -64,7 +64,7 @@ const sources = (list: readonly string[]) => list.map((template) => phrase(templ
 export const ASK_PATTERNS: readonly string[] = [
   String.raw`\b(?:could|can|would) you (?:please )?(?:share|provide|tell me|clarify|remind me|confirm|specify|let me know|give me)\b`,
   String.raw`\bdo you (?:remember|recall)\b`,
-  String.raw`\b(?:think back to|try to (?:remember|recall)|jog your memory|help you (?:remember|recall)|check your (?:records|notes|calendar|receipts|photos|messages|emails|bank))\b`,
+  String.raw`\b(?:think back to|try to (?:remember|recall)|jog your memory|(?<!(?:happy|glad) to )help you (?:remember|recall)|check your (?:records|notes|calendar|receipts|photos|messages|emails|bank))\b`,
   String.raw`\b(?:think (?:about|of) (?:your|when|what|where|how|who|the (?:day|time|moment|occasion))|reflect on (?:your|when|what|the)|look (?:back (?:at|on|through)|through) your|go through your)\b`,
   String.raw`\bI(?:'ll| will| would)? need (?:some |more |additional )?(?:information|details|context) (?:from you|about|on|to)\b`,
 ];
