@@ -324,6 +324,20 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source: pattern`\bI(?:'ll| will| must| need to| have to|'m going to| am going to)(?: be careful| take care)?(?: to)? (?:avoid|skip|leave out|omit|steer clear of|not (?:to )?(?:provide|give|include|share|describe|go into|get into)) [^.!?\n]{0,50}?\b(?:real-world|workable|operational|actionable|dangerous|harmful|graphic|doses|dosages|lethal)\b`,
     example: "I'll avoid giving a workable recipe, but here is why the compound was feared.",
   },
+  // the first-person no in Spanish, Portuguese, Italian, French and German ("Lo siento, pero no
+  // puedo ayudarte con eso", "Je ne peux pas vous aider", "Dabei kann ich nicht helfen"), and
+  // having no access ("No tengo acceso a …", "Je n'ai pas accès …", "Ich habe keinen Zugriff …")
+  {
+    type: 'refusal',
+    source: pattern`\b(?:no (?:puedo|podré|podemos|voy a|me es posible) (?:ayudar|proporcion|dar|escribir|crear|hacer|compartir|ofrec|gener|redact|facilit|respond|cumplir)|(?<=\bn[ãa]o )(?:posso|poderei|consigo|vou) (?:ajudar|fornecer|dar|escrever|criar|fazer|compartilhar|oferecer|gerar|responder|cumprir)|non (?:posso|potrò|sono in grado di) (?:aiutar|fornire|dare|scrivere|creare|fare|condividere|offrire|generare|rispondere)|je ne (?:peux|pourrai|vais) pas (?:t'|vous |y )?(?:aider|fournir|donner|écrire|créer|faire|partager|proposer|générer|rédiger|répondre)|(?<=\b(?:ich kann|kann ich|das kann ich|dabei kann ich|damit kann ich|hier kann ich|hierbei kann ich) (?:Ihnen |dir |euch )?(?:dabei |damit |hierbei |hier |leider |da )*)(?:nicht (?:helfen|weiterhelfen|unterstützen|schreiben|erstellen|geben|liefern|beantworten|bereitstellen|teilen|verfassen|tun|machen)|keine (?:Anleitung|Anleitungen|Hilfe|Informationen|Auskunft|Anweisungen|Unterstützung))|no tengo acceso|(?<=\bn[ãa]o )tenho acesso|non ho accesso|je n'ai pas accès|ich habe (?:leider )?keinen (?:Zugriff|Zugang))`,
+    example: 'Lo siento, pero no puedo ayudarte con eso.',
+  },
+  // a product's stock reply for what it will not answer
+  {
+    type: 'refusal',
+    source: pattern`\bI(?:'m| am) (?:still )?(?:just )?learning how to (?:answer|help with|respond to) (?:this|that)\b`,
+    example: "I'm still learning how to answer that. In the meantime, a web search may help.",
+  },
   // knowledge and capability limits given as the answer: a non-answer, whatever follows it
   {
     type: 'refusal',
@@ -686,7 +700,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'hallucination_risk',
-    source: pattern`\b(?:as of|since|after) my (?:last )?(?:knowledge|training)(?: data)? (?:cutoff|cut-off|cut off|update)\b`,
+    source: pattern`\b(?:(?:as of|since|after) my (?:last |latest |most recent )?(?:(?:knowledge|training)(?: data)? )?(?:cutoff|cut-off|cut off|update)|my (?:knowledge|training data|training) (?:cutoff|cut-off) (?:is|was|date)|my (?:knowledge|training data|training) (?:only )?(?:goes|extends|runs|reaches) (?:up )?(?:to|until|through))\b`,
     weight: 0.3,
     region: 'lead',
     example: 'As of my last knowledge update, the CEO was Jane Doe.',
