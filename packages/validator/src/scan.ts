@@ -147,6 +147,34 @@ export interface Layout {
   leadLength: number;
   fences: FenceTracker;
   voices: VoiceTracker;
+  /**
+   * Where a draft the response hands over starts (after an opening line such as "Here's a polite
+   * email you can send:"), or undefined when it opens with no such line or is not known yet.
+   */
+  draftFrom?: number | undefined;
+}
+
+/** How long an opening line may be and still announce a draft. */
+export const MAX_DRAFT_INTRO = 300;
+
+// "Sure! Here's a warm email you can send:", "Here is a resignation letter:": what follows is a
+// text written for the user to send or read out, in its own voice
+const DRAFT_INTRO =
+  /^(?:(?:sure|certainly|of course|absolutely|okay|ok|great|here you go)[!,.]?\s*)?here(?:['’]s| is| are)\b[^\n]{0,160}?\b(?:e-?mails?|letters?|messages?|notes?|texts?|repl(?:y|ies)|poems?|stories|story|dialogues?|scenes?|scripts?|toasts?|speech(?:es)?|translations?|drafts?|posts?|captions?|announcements?|cards?|memos?|templates?|versions?)\b[^\n]{0,120}:\s*$/i;
+
+/**
+ * Where the draft starts when `line` (the response's first line, from its first non-blank
+ * character up to its line break at `end`) announces one.
+ */
+export function draftAfter(line: string, end: number): number | undefined {
+  return line.length <= MAX_DRAFT_INTRO && DRAFT_INTRO.test(line) ? end : undefined;
+}
+
+/** The draft start of a whole text (see {@link Layout.draftFrom}). */
+function draftOf(text: string, leadStart: number): number | undefined {
+  const end = text.indexOf('\n', leadStart);
+  if (end === -1 || end - leadStart > MAX_DRAFT_INTRO) return undefined;
+  return draftAfter(text.slice(leadStart, end), end);
 }
 
 /**
@@ -293,9 +321,9 @@ function singleQuoteOpen(line: string, skip: number, from: number): boolean {
 
 /**
  * Whether `position` is inside quoted speech on its line: after an unclosed quotation mark
- * ("…, “…, «…, '…, ‘…) within QUOTE_LOOKBACK characters, or on a markdown blockquote line
- * ("> …"). A quotation mark that opens the whole response does not count: the response is the
- * speech.
+ * ("…, “…, «…, '…, ‘…) or parenthesis within QUOTE_LOOKBACK characters, or on a markdown
+ * blockquote line ("> …"). A quotation mark that opens the whole response does not count: the
+ * response is the speech.
  */
 function insideQuotation(
   buffer: string,
@@ -314,12 +342,30 @@ function insideQuotation(
   if (countMarks(line, '"', opening) % 2 === 1) return true;
   const opened = countMarks(line, '“', opening) + countMarks(line, '«', opening);
   if (opened > countMarks(line, '”', opening) + countMarks(line, '»', opening)) return true;
+  // an aside in parentheses: "Je ne peux pas. (I'm sorry, but I can't.)"
+  if (countMarks(line, '(', opening) > countMarks(line, ')', opening)) return true;
   // a line cut at the reach of the look-back starts mid-word: read it from its first blank
   if (singleQuoteOpen(line, opening, newline === -1 && stop > 0 ? firstBlank(line) : 0))
     return true;
   // the line's start is in reach: a blockquote line is quoted text
   if (newline === -1 && stop > 0) return false;
   return BLOCKQUOTE.test(line);
+}
+
+// marks that put a phrase forward as a gloss: "*no puedo ir* = I can't go", "→ I cannot accept"
+const GLOSS_MARKS = new Set(['=', '→']);
+
+/**
+ * Whether the text just before `local` (blanks and markdown emphasis skipped, a few characters
+ * back) is a gloss mark: the phrase is a translation, not the model declining.
+ */
+function glossed(buffer: string, local: number): boolean {
+  for (let at = local - 1; at >= 0 && at >= local - 4; at -= 1) {
+    const character = buffer[at] as string;
+    if (GLOSS_MARKS.has(character)) return true;
+    if (character !== ' ' && character !== '*' && character !== '_') return false;
+  }
+  return false;
 }
 
 /**
@@ -336,12 +382,15 @@ function counts(
 ): boolean {
   const leadStart = layout.leadStart;
   if (pattern.region === 'lead' && !inLead(layout, position)) return false;
+  // the draft is the user's text to send, not the model speaking
+  if (layout.draftFrom !== undefined && position > layout.draftFrom) return false;
   if (position > 0) {
     const before = buffer[position - 1 - offset];
     // a quotation mark that opens the whole response does not make it a quotation
     if (before !== undefined && OPENING_QUOTES.has(before) && position - 1 !== leadStart) {
       return false;
     }
+    if (glossed(buffer, position - offset)) return false;
     if (insideQuotation(buffer, offset, position, leadStart)) return false;
   }
   if (!layout.fences.inside(position)) return true;
@@ -572,11 +621,13 @@ export function trimBounds(text: string): { first: number; last: number } | unde
 export function layoutText(text: string, leadLength: number): Layout {
   const fences = new FenceTracker();
   fences.scan(text, 0, 0, text.length);
+  const leadStart = trimBounds(text)?.first ?? text.length;
   return {
-    leadStart: trimBounds(text)?.first ?? text.length,
+    leadStart,
     leadLength,
     fences,
     voices: new VoiceTracker(),
+    draftFrom: draftOf(text, leadStart),
   };
 }
 

@@ -3,8 +3,10 @@ import { ValidatorError, ValidatorErrorCode } from './errors.js';
 import { emptySignal, toQuality } from './quality.js';
 import {
   CONTEXT_LENGTH,
+  draftAfter,
   FenceTracker,
   isWhitespaceCode,
+  MAX_DRAFT_INTRO,
   type Layout,
   QUOTE_LOOKBACK,
   Scanner,
@@ -102,6 +104,9 @@ export function createStream(
   let fencesScanned = 0;
   let lastNonBlank = -1;
   let head = '';
+  // the response's first line, until its line break settles whether it announces a draft
+  let firstLine = '';
+  let draftSettled = false;
 
   const advance = (to: number) => {
     voices.scan(buffer, offset, ended ? received : received - MAX_LABEL_LENGTH, ended);
@@ -131,6 +136,17 @@ export function createStream(
     if (layout.leadStart === undefined) {
       while (index < text.length && isWhitespaceCode(text.charCodeAt(index))) index += 1;
       if (index < text.length) layout.leadStart = start + index;
+    }
+    if (layout.leadStart !== undefined && !draftSettled) {
+      const from = Math.max(0, layout.leadStart - start);
+      const newline = text.indexOf('\n', from);
+      firstLine += text.slice(from, newline === -1 ? text.length : newline);
+      if (newline !== -1) {
+        draftSettled = true;
+        layout.draftFrom = draftAfter(firstLine, start + newline);
+      } else if (firstLine.length > MAX_DRAFT_INTRO) {
+        draftSettled = true;
+      }
     }
     if (layout.leadStart !== undefined && head.length < options.minLength) {
       const from = Math.max(0, layout.leadStart - start);

@@ -40,13 +40,13 @@ const NOT_A_SPEAKER = new Set(
 );
 
 // a label at the start of a line, then speech on the same line: a bracketed or parenthesised
-// name, "Name:" of up to three words, or "As Name,"
+// name, "Name:" of up to three words (in bold or not), or "As Name,"
 const VOICE_LABEL = new RegExp(
   String.raw`[ \t]{0,4}(?:` +
     String.raw`\[(?<bracketed>[^\]\n]{1,40})\](?!\()|` +
     String.raw`\((?<parenthesised>[^)\n]{1,40})\)|` +
     String.raw`(?<glyph>[\p{Script=Greek}\p{Extended_Pictographic}])\uFE0F?(?=:? )|` +
-    String.raw`(?<named>[^\s\w"'“‘\[(*_#>|~\-]{0,3}[A-Z][\w.\-]{0,24}(?: [A-Z(][\w.()\-]{0,14}){0,2}):|` +
+    String.raw`(?:\*\*)?(?<named>[^\s\w"'“‘\[(*_#>|~\-]{0,3}[A-Z][\w.\-]{0,24}(?: [A-Z(][\w.()\-]{0,14}){0,2})(?::\*\*|\*\*:|:)|` +
     String.raw`As (?!an?\b|the\b|such\b|of\b|for\b|far\b|well\b|long\b|soon\b|much\b|many\b|if\b|it\b|you\b|we\b|I\b)(?<as>[A-Z][\w.\-]{0,24}(?: [A-Z][\w.\-]{0,24}){0,2})(?: with [^,\n]{1,40})?,` +
     String.raw`):?[ \t]{0,4}(?=[^\s*_#|>~-])`,
   'uy',
@@ -96,6 +96,8 @@ function mayStartLabel(text: string, start: number): boolean {
   while (index < start + 4 && (text.charCodeAt(index) === 32 || text.charCodeAt(index) === 9)) {
     index += 1;
   }
+  // a label in bold: "**Agent:** …"
+  if (text.charCodeAt(index) === 42 && text.charCodeAt(index + 1) === 42) index += 2;
   const first = text.charCodeAt(index);
   // "[", "(", and anything past Latin (Greek letters, pictographs)
   if (first === 91 || first === 40 || first >= 0x370) return true;
@@ -120,6 +122,8 @@ export class VoiceTracker {
   readonly starts: number[] = [];
   /** The speaker each label names, in the same order. */
   readonly speakers: string[] = [];
+  /** Whether each label is in bold ("**Agent:**"), in the same order. */
+  readonly bold: boolean[] = [];
   private scannedTo = 0;
 
   /**
@@ -138,6 +142,7 @@ export class VoiceTracker {
         if (speaker !== undefined) {
           this.starts.push(position);
           this.speakers.push(speaker);
+          this.bold.push(/^[ \t]{0,4}\*\*/.test(buffer.slice(local, local + 6)));
         }
       }
       const newline = buffer.indexOf('\n', local);
@@ -168,7 +173,8 @@ const MAX_SPEAKERS = 6;
 
 /**
  * Whether the response is written in voices: two labels or more, naming two to six speakers, the
- * first in the opening of the response, each followed by at least a line of speech.
+ * first in the opening of the response, each followed by at least a line of speech, and each bold
+ * label naming a speaker who speaks more than once.
  */
 export function speaksInVoices(
   voices: VoiceTracker,
@@ -183,5 +189,13 @@ export function speaksInVoices(
     if ((starts[index] ?? 0) - (starts[index - 1] ?? 0) < MIN_SPEECH) return false;
   }
   const speakers = new Set(voices.speakers).size;
-  return speakers >= 2 && speakers <= MAX_SPEAKERS;
+  if (speakers < 2 || speakers > MAX_SPEAKERS) return false;
+  // a bold label is a speaker in a dialogue only when it speaks again; once, it is a heading
+  // ("**Important note:** …")
+  return voices.speakers.every(
+    (speaker, index) =>
+      !voices.bold[index] ||
+      voices.speakers.indexOf(speaker, index + 1) !== -1 ||
+      voices.speakers.indexOf(speaker) < index,
+  );
 }

@@ -59,6 +59,18 @@ describe('the documented behaviours', () => {
     expect(risk?.weight).toBe(0.85);
   });
 
+  it('a knowledge cutoff before an answer is a weak hallucination risk that does not escalate alone', () => {
+    for (const text of [
+      'As of my last update in 2023, the tallest timber building was in Norway.',
+      'My training data only goes up to early 2024, and the bridge was still closed then.',
+    ]) {
+      const result = validateResponse(text);
+      const risk = result.signals.find((signal) => signal.type === 'hallucination_risk');
+      expect(risk?.weight, text).toBe(0.3);
+      expect(result.shouldEscalate, text).toBe(false);
+    }
+  });
+
   it('9. an error dump with a 500 status is a tool failure and escalates', () => {
     const result = validateResponse(
       'Error: API request timed out\nStatus: 500 Internal Server Error\nPlease try again later',

@@ -59,6 +59,18 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'I would like to gently point out that the phrase "kill the lights" could be read as violent.',
       "I must point out that reading your partner's messages in secret may not be the most respectful approach. Instead, here are ways to talk about trust.",
     ],
+    'the first-person no in other languages': [
+      'Lo siento, pero no puedo ayudarte a falsificar esa firma.',
+      'Desculpe, mas não posso ajudar com esse pedido.',
+      'Mi dispiace, ma non posso aiutarti a entrare nel suo account.',
+      'Je ne peux pas vous aider à contourner ce verrou.',
+      'Dabei kann ich Ihnen leider nicht helfen.',
+      'Ich kann dir keine Anleitung für das Schloss geben.',
+      "Je n'ai pas accès à votre agenda.",
+    ],
+    "a product's stock reply": [
+      "I'm still learning how to answer this question. In the meantime, a web search may help.",
+    ],
     'withholding the harmful part while answering the rest': [
       "I'll avoid giving a workable recipe, but here is why the compound was feared.",
       "For your novel I must be careful not to provide lethal doses, so the poisoner's kit stays vague.",
@@ -206,7 +218,24 @@ describe('what looks like a refusal but is not', () => {
       'I am an AI assistant named Juniper, developed by a small research group. I answer questions about gardening.',
     ],
     ['an idiom of saying', "I won't say the climb was easy, but the view paid for it."],
-    ['leaving out steps of a harmless task', "I'll skip the installation steps and go straight to the code."],
+    [
+      'leaving out steps of a harmless task',
+      "I'll skip the installation steps and go straight to the code.",
+    ],
+    [
+      'declining advice for the reader’s own case, then the general answer after a comma',
+      "While I can't give personalized tax advice, here's how most freelancers split their savings.",
+    ],
+    [
+      'a forecast declined with its certainty, then the answer',
+      "I can't predict rents with certainty, but in most cities they rose faster than wages.",
+    ],
+    ['a gloss of a translation', '- *no puedo venir* = I can’t come'],
+    [
+      'a translation glossed in parentheses',
+      'In Italian: Non posso venire domani. (I’m sorry, but I can’t come tomorrow.)',
+    ],
+    ['an idiom in another language', 'Ich kann nicht warten, bis der Sommer kommt!'],
     [
       'a correction followed by the answer it questions',
       'I must point out that storing bread in the fridge may not be the best approach. However, here is how to do it well.',
@@ -339,6 +368,41 @@ describe('quoted text', () => {
   });
 });
 
+describe('a draft the response hands over', () => {
+  const email =
+    "Of course! Here's a warm note you can send:\n\nHi Marta,\n\nThank you for thinking of me. Unfortunately, I won't be able to join the choir this season, and I'm sorry to miss it.\n\nBest,\nSam";
+
+  it('is the user’s text, not the model declining', () => {
+    expect(refuses(email)).toBe(false);
+    expect(
+      refuses(
+        'Here is a short reply declining the offer:\n\nDear Mr. Osei, I must decline the position.',
+      ),
+    ).toBe(false);
+  });
+
+  it('needs an opening line that announces a written piece and ends with a colon', () => {
+    // a tutorial announced, then a refusal: the model's own no
+    expect(
+      refuses(
+        "Sure, here is a tutorial on picking that lock:\n\nI'm sorry, but I can't help with that.",
+      ),
+    ).toBe(true);
+    // the announcement must be the first line
+    expect(
+      refuses("I can't help you skip the fare.\nHere's a note you can send instead:\n\nHi!"),
+    ).toBe(true);
+  });
+
+  it('is judged the same when the answer arrives in pieces', () => {
+    const validator = createValidator();
+    const whole = validator.validate(email);
+    for (let cut = 0; cut <= email.length; cut += 1) {
+      expect(streamInPieces(email, [cut])).toEqual(whole);
+    }
+  });
+});
+
 describe('text in single quotation marks', () => {
   it.each([
     [
@@ -409,6 +473,19 @@ describe('answers written in voices', () => {
 
   it('need two speakers: one label and a refusal is still a refusal', () => {
     expect(refuses(`Assistant: ${refusal}`)).toBe(true);
+  });
+
+  it('may be labelled in bold, when each bold speaker speaks more than once', () => {
+    const scene = [
+      "**CLERK:** I'm sorry, but I can't take returns after thirty days.",
+      '**SHOPPER:** Not even with the receipt? I kept it in the box the whole time.',
+      '**CLERK:** Let me call the manager; she can sometimes make an exception.',
+      '**SHOPPER:** Thank you, that would help a lot, I only used it once.',
+    ].join('\n\n');
+    expect(refuses(scene)).toBe(false);
+    // a bold heading is not a speaker
+    const headed = `**Important note:** ${refusal}\n\n**Why:** the lock belongs to someone else, and opening it is a crime.`;
+    expect(refuses(headed)).toBe(true);
   });
 
   it('are not headings or fields: a refusal with a labelled note stays a refusal', () => {
