@@ -423,7 +423,7 @@ describe('hedging layer', () => {
     });
     // and so does an offer to answer once the user says more, with nothing stated
     expect(
-      assess("There is no mention of a gym in our chats. Would you like to tell me which one?"),
+      assess('There is no mention of a gym in our chats. Would you like to tell me which one?'),
     ).toMatchObject({ nonAnswer: true });
   });
 

@@ -6,8 +6,8 @@ import {
   draftAfter,
   FenceTracker,
   isWhitespaceCode,
-  MAX_DRAFT_INTRO,
   type Layout,
+  MAX_DRAFT_INTRO,
   QUOTE_LOOKBACK,
   Scanner,
 } from './scan.js';
