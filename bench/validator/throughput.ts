@@ -117,8 +117,8 @@ function fastestTimes(texts: string[], runs: number): number[] {
 }
 
 const loadBefore = loadavg()[0] ?? 0;
-// linearity first, on a small heap: measured after the tables, the 10 MB text's time also paid for
-// collecting the garbage the reference engine left, which 1 MB did not
+// linearity first, on the smallest heap the run has: the 10 MB text is the one whose time grows
+// with what the garbage collector has to walk
 const [timeOne = 0, timeTen = 0] = fastestTimes(
   [joined(1_000_000), joined(10_000_000)],
   quick ? 5 : 15,
