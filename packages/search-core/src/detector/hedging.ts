@@ -101,9 +101,8 @@ export const OFFER_PATTERNS: readonly string[] = [
 
 /**
  * Questions (sentences that end with a question mark) that offer more rather than ask for what the
- * answer needs ("Would you like me to list
- * them?", "Is there anything else you'd like to know?", "Shall I set a reminder?"): offers, however
- * they are put.
+ * answer needs ("Would you like me to list them?", "Is there anything else you'd like to know?",
+ * "Shall I set a reminder?"): offers, however they are put.
  */
 export const OFFER_QUESTION_PATTERNS: readonly string[] = [
   String.raw`\b(?:would|do|did|will) you (?:also |still |perhaps )?(?:like|want|need|prefer)\b`,
