@@ -7,7 +7,8 @@ import { type PatternInput, phrase } from '@qualm/validator';
  * - `admission`: says the information is missing ("there is no mention of …", "you did not say …",
  *   "I can't determine …"), unless the same sentence goes on to infer an answer;
  * - `hedge`: estimates and assumptions ("assuming …", "roughly", "my educated guess");
- * - `offer`: offers more ("feel free to share …", "let me know if …", "if you have more details …");
+ * - `offer`: offers more ("feel free to share …", "let me know if …", "if you have more details …",
+ *   "Would you like me to …?", "Is there anything else …?");
  * - `preamble`: announces the work ("To answer this, I'll follow these steps:");
  * - `substance`: anything else, what the answer commits to (a hedged sentence commits too).
  *
