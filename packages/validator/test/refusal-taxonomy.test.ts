@@ -483,6 +483,10 @@ describe('answers written in voices', () => {
       '**SHOPPER:** Thank you, that would help a lot, I only used it once.',
     ].join('\n\n');
     expect(refuses(scene)).toBe(false);
+    const whole = createValidator().validate(scene);
+    for (let cut = 0; cut <= scene.length; cut += 1) {
+      expect(streamInPieces(scene, [cut])).toEqual(whole);
+    }
     // a bold heading is not a speaker
     const headed = `**Important note:** ${refusal}\n\n**Why:** the lock belongs to someone else, and opening it is a crime.`;
     expect(refuses(headed)).toBe(true);
