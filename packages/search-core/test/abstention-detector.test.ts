@@ -417,6 +417,19 @@ describe('hedging layer', () => {
       expect(assess(answer), answer).toMatchObject({ nonAnswer: false, hedged: true, doubt: 0.3 });
       expect(assess(answer).cues.map((cue) => cue.kind)).toEqual(['offer']);
     }
+    // one question that closes an answer follows the conversation on
+    expect(
+      assess('You started the pottery course in March. Have you finished the vase yet?'),
+    ).toMatchObject({
+      nonAnswer: false,
+      hedged: true,
+    });
+    // a string of questions hands the question back
+    expect(
+      assess(
+        'Think about how often you swim. Do you go every week? Do you swim on holidays? Let us assume twice a month.',
+      ),
+    ).toMatchObject({ nonAnswer: true });
     // a question that asks which thing was meant still hands the question back
     expect(assess('You mentioned two concerts in May. Which one do you mean?')).toMatchObject({
       nonAnswer: true,

@@ -124,6 +124,9 @@ const PREAMBLE =
   /^(?:to (?:answer|determine|find|figure out|calculate|work out)\b[^.!?]*\b(?:steps?|follow|break|need to|let's|I'll|I will)|(?:let's|let me|I'll|I will) (?:break|go|follow|think|work|look)\b|here(?:'s|’s| is) (?:my|the) (?:answer|response)|step \d+\b[^.!?]{0,60}$|based on (?:the|our) (?:chat|previous|conversation)[^.!?]{0,30}:$)/i;
 // a question of the answer's own: it ends with a question mark and quotes nobody
 const OWN_QUESTION = /^[^"“”]*\?\W*$/;
+// a question that asks which thing was meant, or for what the answer needs
+const CLARIFYING =
+  /\b(?:mean|meant|referring|refer to|which one|remind|clarify|specify|in mind|thinking of|talking about|asking about)\b/i;
 // a question put to the user; quoted speech is reported, not asked
 const QUESTION_TO_USER =
   /^(?:could|can|would|will|do|did|does|what|when|how|which|where|who|are|is|were|was|have|had)\b[^"“”]*\byour?\b[^"“”]*\?$/i;
@@ -175,11 +178,12 @@ export function createHedgingAssessor(
   const hedge = compile([sources(HEDGE_PATTERNS), ...(options.hedgePatterns ?? [])]);
   const offer = compile([sources(OFFER_PATTERNS)]);
   const offerQuestion = compile([sources(OFFER_QUESTION_PATTERNS)]);
-  type Kind = HedgeCueKind | 'preamble' | 'substance';
+  // 'question': a question put to the user, an ask or a follow-up depending on where it stands
+  type Kind = HedgeCueKind | 'preamble' | 'substance' | 'question';
   const kindOf = (sentence: string): Kind => {
     if (ask?.test(sentence)) return 'ask';
     if (OWN_QUESTION.test(sentence) && offerQuestion?.test(sentence)) return 'offer';
-    if (QUESTION_TO_USER.test(sentence)) return 'ask';
+    if (QUESTION_TO_USER.test(sentence)) return CLARIFYING.test(sentence) ? 'ask' : 'question';
     if (PREAMBLE.test(sentence)) return 'preamble';
     if (admission?.test(sentence)) return INFERENCE.test(sentence) ? 'substance' : 'admission';
     if (offer?.test(sentence)) return 'offer';
@@ -188,7 +192,15 @@ export function createHedgingAssessor(
   };
   return (answer: string): HedgingAssessment => {
     const sentences = sentencesOf(answer);
-    const kinds = sentences.map((sentence) => kindOf(sentence.text));
+    const raw = sentences.map((sentence) => kindOf(sentence.text));
+    // one question that closes an answer which has stated something follows the conversation on
+    // ("Have you finished it yet?"), like an offer; any other hands the question back
+    const closing = raw.findLastIndex((kind) => kind !== 'offer' && kind !== 'preamble');
+    const stated = raw.findIndex((kind) => kind === 'substance' || kind === 'hedge');
+    const kinds = raw.map((kind, index): Exclude<Kind, 'question'> => {
+      if (kind !== 'question') return kind;
+      return index === closing && stated !== -1 && stated < index ? 'offer' : 'ask';
+    });
     const cues: HedgeCue[] = [];
     kinds.forEach((kind, index) => {
       const sentence = sentences[index];
