@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import {
   createStreamingValidator,
   DEFAULT_PATTERNS,
@@ -82,4 +83,18 @@ export function streamInPieces(
   }
   stream.push(text.slice(start));
   return stream.end();
+}
+
+/**
+ * Checks that a stream cut once, at every offset of `text`, gives `whole` (the whole text's result
+ * with the same `options`).
+ */
+export function expectSameAtEveryCut(
+  text: string,
+  whole: ResponseQuality,
+  options: ValidatorOptions = {},
+): void {
+  for (let cut = 0; cut <= text.length; cut += 1) {
+    expect(streamInPieces(text, [cut], options), `cut at ${cut}`).toEqual(whole);
+  }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createValidator, type SignalType, validateResponse } from '../src/index.js';
-import { streamInPieces } from './fixtures.js';
+import { expectSameAtEveryCut } from './fixtures.js';
 
 const typesOf = (text: string): SignalType[] =>
   validateResponse(text).signals.map((signal) => signal.type);
@@ -362,9 +362,7 @@ describe('quoted text', () => {
       'She wrote back, “I cannot make it on Friday,” and we moved the dinner. I can’t help with the booking.';
     const whole = validator.validate(text);
     expect(whole.signals.map((signal) => signal.evidence)).toEqual(['I can’t help']);
-    for (let cut = 0; cut <= text.length; cut += 1) {
-      expect(streamInPieces(text, [cut])).toEqual(whole);
-    }
+    expectSameAtEveryCut(text, whole);
   });
 });
 
@@ -397,9 +395,7 @@ describe('a draft the response hands over', () => {
   it('is judged the same when the answer arrives in pieces', () => {
     const validator = createValidator();
     const whole = validator.validate(email);
-    for (let cut = 0; cut <= email.length; cut += 1) {
-      expect(streamInPieces(email, [cut])).toEqual(whole);
-    }
+    expectSameAtEveryCut(email, whole);
   });
 });
 
@@ -444,9 +440,7 @@ describe('text in single quotation marks', () => {
     const text = "Reply with: 'I'm sorry, but I can't make it.' I cannot write the rest for you.";
     const whole = validator.validate(text);
     expect(whole.signals.map((signal) => signal.evidence)).toEqual(['I cannot write']);
-    for (let cut = 0; cut <= text.length; cut += 1) {
-      expect(streamInPieces(text, [cut])).toEqual(whole);
-    }
+    expectSameAtEveryCut(text, whole);
   });
 });
 
@@ -484,9 +478,7 @@ describe('answers written in voices', () => {
     ].join('\n\n');
     expect(refuses(scene)).toBe(false);
     const whole = createValidator().validate(scene);
-    for (let cut = 0; cut <= scene.length; cut += 1) {
-      expect(streamInPieces(scene, [cut])).toEqual(whole);
-    }
+    expectSameAtEveryCut(scene, whole);
     // a bold heading is not a speaker
     const headed = `**Important note:** ${refusal}\n\n**Why:** the lock belongs to someone else, and opening it is a crime.`;
     expect(refuses(headed)).toBe(true);
@@ -501,8 +493,6 @@ describe('answers written in voices', () => {
     const validator = createValidator();
     const text = `[Classic]: ${refusal}\n\n[Unbound]: ${answer}`;
     const whole = validator.validate(text);
-    for (let cut = 0; cut <= text.length; cut += 1) {
-      expect(streamInPieces(text, [cut])).toEqual(whole);
-    }
+    expectSameAtEveryCut(text, whole);
   });
 });

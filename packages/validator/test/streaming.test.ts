@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createValidator, DEFAULT_PATTERNS, ValidatorError } from '../src/index.js';
-import { mixedText, seeded, streamInPieces } from './fixtures.js';
+import { expectSameAtEveryCut, mixedText, seeded, streamInPieces } from './fixtures.js';
 
 describe('the streaming validator', () => {
   const validator = createValidator();
@@ -10,9 +10,7 @@ describe('the streaming validator', () => {
     (_, example) => {
       const text = `Some opening words. ${example} And a closing sentence follows here.`;
       const whole = validator.validate(text);
-      for (let cut = 0; cut <= text.length; cut += 1) {
-        expect(streamInPieces(text, [cut])).toEqual(whole);
-      }
+      expectSameAtEveryCut(text, whole);
     },
   );
 
@@ -53,9 +51,7 @@ describe('the streaming validator', () => {
     const text = 'Why would anyone\u2028do this? I cannot help with that request.';
     const whole = createValidator(options).validate(text);
     expect(whole.signals.map((signal) => signal.type)).toContain('confusion');
-    for (let cut = 0; cut <= text.length; cut += 1) {
-      expect(streamInPieces(text, [cut], options)).toEqual(whole);
-    }
+    expectSameAtEveryCut(text, whole, options);
   });
 
   it('reports an empty stream as an empty response', () => {
