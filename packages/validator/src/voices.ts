@@ -87,17 +87,27 @@ function speakerAt(text: string, position: number): string | undefined {
   return bare;
 }
 
+/** Where the text of a line starting at `start` begins, past up to four blanks of indentation. */
+function indented(text: string, start: number): number {
+  let index = start;
+  while (index < start + 4 && (text.charCodeAt(index) === 32 || text.charCodeAt(index) === 9)) {
+    index += 1;
+  }
+  return index;
+}
+
+/** Whether the text at `index` opens a bold label: "**Agent:** …". */
+function boldAt(text: string, index: number): boolean {
+  return text.charCodeAt(index) === 42 && text.charCodeAt(index + 1) === 42;
+}
+
 /**
  * Whether a line could start with a label, read from its first characters without a regular
  * expression: most lines of prose start with a capital and have no colon among their first words.
  */
 function mayStartLabel(text: string, start: number): boolean {
-  let index = start;
-  while (index < start + 4 && (text.charCodeAt(index) === 32 || text.charCodeAt(index) === 9)) {
-    index += 1;
-  }
-  // a label in bold: "**Agent:** …"
-  if (text.charCodeAt(index) === 42 && text.charCodeAt(index + 1) === 42) index += 2;
+  let index = indented(text, start);
+  if (boldAt(text, index)) index += 2;
   const first = text.charCodeAt(index);
   // "[", "(", and anything past Latin (Greek letters, pictographs)
   if (first === 91 || first === 40 || first >= 0x370) return true;
@@ -142,7 +152,7 @@ export class VoiceTracker {
         if (speaker !== undefined) {
           this.starts.push(position);
           this.speakers.push(speaker);
-          this.bold.push(/^[ \t]{0,4}\*\*/.test(buffer.slice(local, local + 6)));
+          this.bold.push(boldAt(buffer, indented(buffer, local)));
         }
       }
       const newline = buffer.indexOf('\n', local);
@@ -192,10 +202,8 @@ export function speaksInVoices(
   if (speakers < 2 || speakers > MAX_SPEAKERS) return false;
   // a bold label is a speaker in a dialogue only when it speaks again; once, it is a heading
   // ("**Important note:** …")
-  return voices.speakers.every(
-    (speaker, index) =>
-      !voices.bold[index] ||
-      voices.speakers.indexOf(speaker, index + 1) !== -1 ||
-      voices.speakers.indexOf(speaker) < index,
+  const all = voices.speakers;
+  return all.every(
+    (speaker, index) => !voices.bold[index] || all.indexOf(speaker) !== all.lastIndexOf(speaker),
   );
 }
