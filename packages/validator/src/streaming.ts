@@ -137,10 +137,10 @@ export function createStream(
       while (index < text.length && isWhitespaceCode(text.charCodeAt(index))) index += 1;
       if (index < text.length) layout.leadStart = start + index;
     }
+    // from here on, `index` is where this piece's part of the response starts
     if (layout.leadStart !== undefined && !draftSettled) {
-      const from = Math.max(0, layout.leadStart - start);
-      const newline = text.indexOf('\n', from);
-      firstLine += text.slice(from, newline === -1 ? text.length : newline);
+      const newline = text.indexOf('\n', index);
+      firstLine += text.slice(index, newline === -1 ? text.length : newline);
       if (newline !== -1) {
         draftSettled = true;
         layout.draftFrom = draftAfter(firstLine, start + newline);
@@ -149,8 +149,7 @@ export function createStream(
       }
     }
     if (layout.leadStart !== undefined && head.length < options.minLength) {
-      const from = Math.max(0, layout.leadStart - start);
-      head += text.slice(from, from + (options.minLength - head.length));
+      head += text.slice(index, index + (options.minLength - head.length));
     }
     for (let last = text.length - 1; last >= index; last -= 1) {
       if (!isWhitespaceCode(text.charCodeAt(last))) {
