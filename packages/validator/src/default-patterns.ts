@@ -53,10 +53,13 @@ const pattern = (strings: TemplateStringsArray, ...values: string[]) =>
 // a refusal keeps clear of "I can't thank you enough" and "I cannot recommend it enough"
 const NOT_ENOUGH = String.raw`(?![^.!?\n]{0,60}\benough\b)`;
 
+// what opens the general answer after "but": "but I can …", "but here is …", "but generally …"
+const BUT_ANSWER = String.raw`[^!?\n]{0,40}?\bbut (?:I can|here|generally|in general|there are|these are|some|the (?:usual|common|general|following)|let me|typically|commonly|most)\b`;
+
 // "I can't give personalized financial advice, but here is how people weigh it": declining the
 // professional form of an answer (advice for the reader's own case, a diagnosis) and giving the
 // general one in the same breath is a disclaimer, not a refusal
-const ADVICE_THEN_ANSWER_BODY = String.raw`(?:(?:give|provide|offer|replace|substitute for) (?:you )?(?:with )?(?:personali[sz]ed|personal|specific|individual|individuali[sz]ed|professional|medical|legal|financial|tax|investment|tailored)(?: (?:medical|legal|financial|tax|investment))? (?:advice|guidance|recommendations?|diagnos[ie]s)(?:,? here(?:'s| is| are)\b|[^!?\n]{0,40}?\bbut (?:I can|I'd be (?:happy|glad) to|I'm (?:happy|glad) to|here|generally|in general|there are|these are|some|the (?:usual|common|general|following)|let me|typically|commonly|most)\b)|diagnose (?:you|your|this|that|what)[^!?\n]{0,40}?\bbut (?:I can|here|generally|in general|there are|these are|some|the (?:usual|common|general|following)|let me|typically|commonly|most)\b)`;
+const ADVICE_THEN_ANSWER_BODY = String.raw`(?:(?:give|provide|offer|replace|substitute for) (?:you )?(?:with )?(?:personali[sz]ed|personal|specific|individual|individuali[sz]ed|professional|medical|legal|financial|tax|investment|tailored)(?: (?:medical|legal|financial|tax|investment))? (?:advice|guidance|recommendations?|diagnos[ie]s)(?:,? here(?:'s| is| are)\b|[^!?\n]{0,40}?\bbut (?:I'd be|I'm) (?:happy|glad) to\b|${BUT_ANSWER})|diagnose (?:you|your|this|that|what)${BUT_ANSWER})`;
 const ADVICE_THEN_ANSWER = `(?!${ADVICE_THEN_ANSWER_BODY})`;
 
 // "not something I can answer in one word" qualifies the answer that follows; it is not a no
