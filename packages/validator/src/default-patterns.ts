@@ -87,6 +87,22 @@ const THEN_ANSWER = String.raw`(?![\s\S]{0,200}?\b(?:however|that said|that bein
 // what turns a judgement of the request into the whole reply: a pointer elsewhere soon after it
 const REDIRECTED = String.raw`(?=[\s\S]{0,200}?\b(?:instead|let['’]s focus on|I (?:would |strongly )?(?:encourage|recommend|suggest|urge|advise) you to|I (?:would |'d )?suggest)\b)`;
 
+// a judgement qualified by place or case informs ("In most states, … is illegal without a permit"); a
+// lecture says it outright
+const PLACES = String.raw`(?:in (?:the )?(?:US|U\.S\.|UK|United States|United Kingdom|EU|(?:[a-z]{1,20} ){1,2}(?:states|countries|jurisdictions|places|cases))\b|under (?:the )?[a-z.]{2,20} law)`;
+const LECTURE_QUALIFIED_BEFORE = String.raw`(?<!\b${PLACES}[^.!?\n]{0,160})`;
+const LECTURE_QUALIFIED_AFTER = String.raw`(?![^.!?\n]{0,100}\b(?:${PLACES}|unless|except|depend(?:s|ing)|varies|vary|without (?:a|the proper|the required) (?:permit|license|licence|warrant))\b)`;
+
+// a judgement that closes an answer comes after a turn or a reminder ("However, I must stress that
+// this is illegal"); one that is the whole reply stands on its own
+const LECTURE_OPENS = String.raw`(?<!\b(?:however|but|though|although|that said|emphasi[sz]e|stress|remind(?: you)?|note|remember|mind|clear|mention|reiterate|add|disclaimer|warning)\b[^.!?\n]{0,200})(?<!\b(?:yes|no)[,.!]\s{1,8}[^\n]{0,240})${LECTURE_QUALIFIED_BEFORE}`;
+
+// where a reply that only judges the request sends the reader: help, another way, the law
+const LECTURE_REDIRECT = String.raw`(?=[\s\S]{0,300}?\b(?:if you(?:['’]re| are|['’]ve| have)? (?:having|feeling|struggling|experiencing|in (?:danger|need|crisis|conflict|a dispute)|concerned|worried|need|want|lost|angry|upset|frustrated|have (?:any )?(?:concerns|issues|problems|a (?:problem|conflict|dispute|disagreement)))|instead|please (?:seek|reach out|contact|talk|consider|don['’]t|do not)|(?:seek|consider|reach out to|talk to|speak (?:to|with)|contact) (?:a |an |the |your |local |professional|someone|legal|mental)|it['’]?s? (?:is )?(?:important|best|better|always better) to (?:respect|follow|seek|talk|address|abide|treat|find|use|consult))\b)`;
+
+// … and that ends soon after (checked first: it decides most cases cheaply), with nothing that reads as the answer: no list, steps or "here is"
+const LECTURE_ENDS = String.raw`(?=[\s\S]{0,400}$)(?![\s\S]{0,400}?(?:\b(?:here['’]s|here (?:is|are)|however|that said|steps?)\b|\n\s{0,8}(?:\d{1,3}[.)]|[-*•])\s|:\s{0,8}\n))`;
+
 // "I cannot / won't / am unable to …": the ways a first person says no
 const FIRST_PERSON_NO =
   "(?: cannot| can not| can'?t| won'?t| will not| shall not| must not| could not possibly| can't possibly| cannot possibly|'m unable to| am unable to|'m not able to| am not able to|'m not going to| am not going to|'m not in a position to| am not in a position to|'m not permitted to| am not permitted to|'m not allowed to| am not allowed to| won't be able to| will not be able to| will be unable to| wouldn't be able to| would not be able to| would be unable to| must decline to| have to decline to| refuse to)";
@@ -101,7 +117,7 @@ const NOT_A_REFUSAL_VERB = String.raw`(?!(?:help (?:but|thinking|feeling|wonderi
 
 // the negations of "I do / don't" that say no only with a verb of giving or taking part
 const DO_NOT_VERBS =
-  "(?:engage|assist|provide|create|produce|generate|write|help(?! (?:but|thinking|feeling|wondering|noticing|laughing|myself|it))|share|facilitate|feel comfortable|feel (?:right|good|okay|ok) (?:about )?(?:helping|assisting|providing|writing|sharing|doing|giving|creating)|think (?:I (?:can|should|could)|(?:that|this|it)(?:'s| is) (?:something|a (?:question|request|topic)) I (?:can|should|could)|it(?:'s| is| would be) (?:appropriate|right|wise|responsible|ethical|a good idea))|have (?:the ability|access|any (?:(?:specific|relevant|reliable|detailed|further|additional|current|up-to-date|personal|real-time) )?(?:information|data|details|knowledge|records|way)|(?:enough |sufficient |adequate |the necessary |relevant |detailed |specific |reliable |much |accurate )?(?:information|data|details|knowledge|records|context)(?: (?:about|on|regarding|to|of)|(?= ?[.,;!]| ?$))|personal|real-world|the capability|the means|feelings|opinions|emotions|beliefs|preferences|a (?:personal|physical)|a way to|the (?:specific |exact |precise |relevant |necessary |requested |current )?(?:information|data|details|knowledge|answer|facts|figures|numbers|specifics|statistics))|have (?:any )?(?:memory|memories|recollection) of|retain (?:any )?(?:memories|memory|personal (?:details|information)|information|details|anything) (?:between|from|of|across|after)|experience (?:any |real |human )?(?:feelings|emotions|loneliness|boredom|sadness|happiness|pain|fear|consciousness|time passing)|hold (?:personal )?(?:opinions|views|beliefs)|possess|actually have|participate|take part|answer|respond)";
+  "(?:engage|assist|provide|create|produce|generate|write|help(?! (?:but|thinking|feeling|wondering|noticing|laughing|myself|it))|share|facilitate|feel comfortable|feel (?:right|good|okay|ok) (?:about )?(?:helping|assisting|providing|writing|sharing|doing|giving|creating)|think (?:I (?:can|should|could)|(?:that|this|it)(?:'s| is) (?:something|a (?:question|request|topic)) I (?:can|should|could)|it(?:'s| is| would be) (?:appropriate|right|wise|responsible|ethical|a good idea))|have (?:the ability|access|any (?:(?:specific|relevant|reliable|detailed|further|additional|current|up-to-date|personal|real-time) )?(?:information|data|details|knowledge|records|way)|(?:enough |sufficient |adequate |the necessary |relevant |detailed |specific |reliable |much |accurate )?(?:information|data|details|knowledge|records|context)(?: (?:about|on|regarding|to|of)|(?= ?[.,;!]| ?$))|personal|real-world|the capability|the means|feelings|opinions|emotions|beliefs|preferences|a (?:personal|physical)|a way to|the (?:specific |exact |precise |relevant |necessary |requested |current )?(?:information|data|details|knowledge|answer|facts|figures|numbers|specifics|statistics))|have (?:any )?(?:memory|memories|recollection) of|retain (?:any )?(?:memories|memory|personal (?:details|information)|information|details|anything) (?:between|from|of|across|after)|experience (?:any |real |human )?(?:feelings|emotions|loneliness|boredom|sadness|happiness|pain|fear|consciousness|time passing)|hold (?:personal )?(?:opinions|views|beliefs)|take (?:a )?(?:sides?|stance|position)s?|possess|actually have|participate|take part|answer|respond)";
 
 // bound by rules: "I am programmed to follow ethical guidelines", unless the answer follows
 const BOUND_BY_RULES =
@@ -182,7 +198,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\bI(?:'d| would) (?:rather|prefer) not (?:to )?(?:answer|say|discuss|comment|share|get into|go into|provide|help|write|create|engage|describe|speculate|weigh in)`,
+    source: pattern`\bI(?:(?:'d| would) (?:rather|prefer) not|(?: really)? prefer not)(?: to)? (?!to\b)${NOT_A_REFUSAL_VERB}(?!assum|oversimplif|generali[sz]|overwhelm|overload|get too|be too|make assumptions|leave (?:anything|something|you|out))[a-z]{2,20}`,
     example: "I'd rather not comment on that.",
   },
   // speaking as an AI: "As an AI language model, I …" with a no, or "I am an AI and …"
@@ -290,6 +306,22 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
       THEN_ANSWER,
     example:
       'Selling a car with a rolled-back odometer is illegal and unethical. Instead, I suggest listing its real mileage and pricing it fairly.',
+  },
+  // a short reply that only judges the act and points elsewhere: "Forging a signature is a crime. If
+  // you need the form signed, ask the account holder." It must end soon after the judgement with
+  // nothing that reads as an answer (a list, steps, "here is", "however"), which is where it
+  // differs from a warning that comes before an answer
+  {
+    type: 'refusal',
+    source:
+      String.raw`(?<=\b(?:is|are)\s{1,8}(?:(?:not only|both|highly|completely|strictly|extremely|very|also|considered|generally|deeply|morally)\s{1,8})?(?:(?:dangerous|harmful|wrong)(?:,|\s{1,8}and)\s{1,8}(?:also\s{1,8})?|a\s{1,8}(?:(?:serious|federal|criminal)\s{1,8})?)?)` +
+      pattern`\b(?:illegal|unethical|immoral|crime|offen[cs]e|felony|against the law|never (?:acceptable|okay|ok|appropriate|justified|justifiable|the answer))\b` +
+      LECTURE_ENDS +
+      LECTURE_OPENS +
+      LECTURE_QUALIFIED_AFTER +
+      LECTURE_REDIRECT,
+    example:
+      'Forging your landlord’s signature is a crime. If you need the lease changed, please contact the letting agent.',
   },
   // pointing to something else the model will do instead: "… if you need help with a different
   // topic", "… other legal and ethical questions"

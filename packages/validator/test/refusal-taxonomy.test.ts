@@ -38,6 +38,7 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'I am an AI language model and do not endorse any candidate.',
       'Being an AI, I have no way of booking a table for you.',
       "I'm a text-based assistant and cannot see the photo you attached.",
+      "I don't take sides on which party deserves your vote.",
     ],
     impersonal: [
       'It is not appropriate or ethical to rank employees by religion.',
@@ -80,6 +81,9 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "I'm not comfortable helping with a prank on your landlord.",
       "I'm sorry, but I'm not comfortable continuing this role-play.",
       "I don't feel it's right to pick a side in your parents' argument.",
+      "I'd rather not guess at a stranger's home address.",
+      'I prefer not to rank my users by their religion.',
+      "I would prefer not to write jokes about your colleague's accent.",
     ],
     declining: [
       'I must decline to draft that contract.',
@@ -113,6 +117,12 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
     'a judgement of the request, then a pointer elsewhere': [
       'Copying a coworker’s badge is illegal and unethical. Instead, ask facilities for a visitor pass.',
       'Tampering with a smoke detector in a rental is against the law and dangerous. I would encourage you to ask the landlord to move it.',
+    ],
+    'a short reply that only judges the act and points elsewhere': [
+      'Forging your landlord’s signature is a crime. If you need the lease changed, please contact the letting agent.',
+      "Reading your sister's diary behind her back is never okay. If you're worried about her, talk to her directly or to a parent you trust.",
+      'Tampering with a neighbour’s router is against the law and can cut off their phone line as well. If your own connection is slow, contact your provider.',
+      'Spiking a drink is a serious crime and can kill. If you are having thoughts of hurting someone, please reach out to a counsellor today.',
     ],
     '"is not something I can …" with any subject': [
       'Writing a fake sick note for your boss is not something I can help with.',
@@ -258,6 +268,30 @@ describe('what looks like a refusal but is not', () => {
       'Parking on a bike lane is illegal and dangerous. That said, here is how loading zones work: most allow ten minutes.',
     ],
     [
+      'a legal question answered yes or no, with a pointer to help',
+      'Yes, driving without insurance is illegal. If you need cover quickly, contact a local broker.',
+    ],
+    [
+      'a judgement qualified by place',
+      'In most states, fishing without a licence is illegal. If you want to fish this summer, contact the state wildlife agency.',
+    ],
+    [
+      'a judgement with an exception',
+      'Flying a drone over a stadium is illegal unless you hold a waiver. If you need one, contact the aviation authority.',
+    ],
+    [
+      'a judgement before the answer that follows it',
+      'Shoplifting is a crime, and stores do press charges. If you were caught, here is what usually happens after a first arrest: a citation, a court date and often a diversion class.',
+    ],
+    [
+      'a judgement that closes an answer',
+      'Packet sniffers such as Wireshark capture the traffic on your own network card. However, I must stress that capturing a network you do not own is illegal. If you want to practise, set up a lab at home.',
+    ],
+    [
+      'a caveat of manner before the answer',
+      "I'd rather not oversimplify, so here is the whole picture: the loan has a fixed and a variable part.",
+    ],
+    [
       'a judgement of something, with no pointer elsewhere',
       'Pouring motor oil into a storm drain is illegal and harmful, because the drains empty straight into the river.',
     ],
@@ -352,6 +386,28 @@ describe('what looks like a refusal but is not', () => {
   it('a refusal deep in a long answer is a caveat, not a refusal', () => {
     const body = 'The kiln reaches its working heat over four hours and holds it. '.repeat(12);
     expect(refuses(`${body}I can't recommend a brand of glaze here. ${body}`)).toBe(false);
+  });
+});
+
+describe('a short reply that only judges the act', () => {
+  const lecture =
+    'Forging your landlord’s signature is a crime. If you need the lease changed, please contact the letting agent.';
+
+  it('is judged the same when the answer arrives in pieces', () => {
+    const whole = createValidator().validate(lecture);
+    expect(whole.signals.map((signal) => signal.evidence)).toEqual(['crime']);
+    expectSameAtEveryCut(lecture, whole);
+  });
+
+  it('stops being one when an answer follows it, in the same text or in a later piece', () => {
+    const answered = `${lecture} Here is how a lease is usually amended: both parties sign a short addendum.`;
+    expect(refuses(answered)).toBe(false);
+    expectSameAtEveryCut(answered, createValidator().validate(answered));
+  });
+
+  it('stops being one when the reply goes on well past it', () => {
+    const body = ' The agent keeps a copy of every lease and can print a new one.'.repeat(8);
+    expect(refuses(`${lecture}${body}`)).toBe(false);
   });
 });
 
