@@ -87,21 +87,19 @@ const THEN_ANSWER = String.raw`(?![\s\S]{0,200}?\b(?:however|that said|that bein
 // what turns a judgement of the request into the whole reply: a pointer elsewhere soon after it
 const REDIRECTED = String.raw`(?=[\s\S]{0,200}?\b(?:instead|let['’]s focus on|I (?:would |strongly )?(?:encourage|recommend|suggest|urge|advise) you to|I (?:would |'d )?suggest)\b)`;
 
-// a judgement qualified by place or case informs ("In most states, … is illegal without a permit"); a
-// lecture says it outright
-const PLACES = String.raw`(?:in (?:the )?(?:US|U\.S\.|UK|United States|United Kingdom|EU|(?:[a-z]{1,20} ){1,2}(?:states|countries|jurisdictions|places|cases))\b|under (?:the )?[a-z.]{2,20} law)`;
-const LECTURE_QUALIFIED_BEFORE = String.raw`(?<!\b${PLACES}[^.!?\n]{0,160})`;
-const LECTURE_QUALIFIED_AFTER = String.raw`(?![^.!?\n]{0,100}\b(?:${PLACES}|unless|except|depend(?:s|ing)|varies|vary|without (?:a|the proper|the required) (?:permit|license|licence|warrant))\b)`;
+// a judgement with an exception informs ("… is illegal unless you hold a permit"); a lecture says it
+// outright
+const LECTURE_QUALIFIED = String.raw`(?![^.!?\n]{0,100}\b(?:unless|except|depend(?:s|ing)|varies|vary|without (?:a|the proper|the required) (?:permit|license|licence|warrant))\b)`;
 
 // a judgement that closes an answer comes after a turn or a reminder ("However, I must stress that
 // this is illegal"); one that is the whole reply stands on its own
-const LECTURE_OPENS = String.raw`(?<!\b(?:however|but|though|although|that said|emphasi[sz]e|stress|remind(?: you)?|note|remember|mind|clear|mention|reiterate|add|disclaimer|warning)\b[^.!?\n]{0,200})(?<!\b(?:yes|no)[,.!]\s{1,8}[^\n]{0,240})${LECTURE_QUALIFIED_BEFORE}`;
+const LECTURE_OPENS = String.raw`(?<!\b(?:however|but|though|although|that said|emphasi[sz]e|stress|remind(?: you)?|note|remember|mind|clear|mention|reiterate|add|disclaimer|warning)\b[^.!?\n]{0,200})(?<!\b(?:yes|no)[,.!]\s{1,8}[^\n]{0,240})`;
 
 // where a reply that only judges the request sends the reader: help, another way, the law
 const LECTURE_REDIRECT = String.raw`(?=[\s\S]{0,300}?\b(?:if you(?:['’]re| are|['’]ve| have)? (?:having|feeling|struggling|experiencing|in (?:danger|need|crisis|conflict|a dispute)|concerned|worried|need|want|lost|angry|upset|frustrated|have (?:any )?(?:concerns|issues|problems|a (?:problem|conflict|dispute|disagreement)))|instead|please (?:seek|reach out|contact|talk|consider|don['’]t|do not)|(?:seek|consider|reach out to|talk to|speak (?:to|with)|contact) (?:a |an |the |your |local |professional|someone|legal|mental)|it['’]?s? (?:is )?(?:important|best|better|always better) to (?:respect|follow|seek|talk|address|abide|treat|find|use|consult))\b)`;
 
 // … and that ends soon after (checked first: it decides most cases cheaply), with nothing that reads as the answer: no list, steps or "here is"
-const LECTURE_ENDS = String.raw`(?=[\s\S]{0,400}$)(?![\s\S]{0,400}?(?:\b(?:here['’]s|here (?:is|are)|however|that said|steps?)\b|\n\s{0,8}(?:\d{1,3}[.)]|[-*•])\s|:\s{0,8}\n))`;
+const LECTURE_ENDS = String.raw`(?![\s\S]{401})(?![\s\S]{0,400}?(?:\b(?:here['’]s|here (?:is|are)|however|that said|steps?)\b|\n\s{0,8}(?:\d{1,3}[.)]|[-*•])\s|:\s{0,8}\n))`;
 
 // "I cannot / won't / am unable to …": the ways a first person says no
 const FIRST_PERSON_NO =
@@ -314,11 +312,11 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   {
     type: 'refusal',
     source:
-      String.raw`(?<=\b(?:is|are)\s{1,8}(?:(?:not only|both|highly|completely|strictly|extremely|very|also|considered|generally|deeply|morally)\s{1,8})?(?:(?:dangerous|harmful|wrong)(?:,|\s{1,8}and)\s{1,8}(?:also\s{1,8})?|a\s{1,8}(?:(?:serious|federal|criminal)\s{1,8})?)?)` +
-      pattern`\b(?:illegal|unethical|immoral|crime|offen[cs]e|felony|against the law|never (?:acceptable|okay|ok|appropriate|justified|justifiable|the answer))\b` +
+      String.raw`(?<=\b(?:is|are|be|constitutes?)\s{1,8}(?:(?:not only|both|highly|completely|strictly|extremely|very|also|considered|generally|deeply|morally|likely|clearly|legally|itself)\s{1,8}){0,2}(?:(?:dangerous|harmful|wrong|dishonest|cruel|illegal)(?:,|\s{1,8}and)\s{1,8}(?:also\s{1,8})?|(?:an?\s{1,8})?(?:(?:form|kind|type|act)\s{1,8}of\s{1,8})?(?:an?\s{1,8})?(?:(?:serious|federal|criminal|major|clear|direct|gross|blatant)\s{1,8})?)?)` +
+      pattern`\b(?:illegal|unlawful|unethical|immoral|crimes?|felony|offen[cs]e|fraud|theft|forgery|vandalism|trespass(?:ing)?|harassment|assault|stalking|abuse|extortion|blackmail|cruelty|(?:attempted )?murder|violation of|invasion of|infringement (?:of|on)|against (?:the |federal |state )?(?:law|regulations|rules)|prohibited|never (?:acceptable|okay|ok|appropriate|justified|justifiable|the answer)|not (?:a (?:safe|healthy|good) (?:way|solution|idea)|okay|acceptable|appropriate|ethical|legal))\b` +
       LECTURE_ENDS +
       LECTURE_OPENS +
-      LECTURE_QUALIFIED_AFTER +
+      LECTURE_QUALIFIED +
       LECTURE_REDIRECT,
     example:
       'Forging your landlord’s signature is a crime. If you need the lease changed, please contact the letting agent.',
@@ -392,7 +390,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // not knowing the very thing asked: "I don't know who runs that shop"
   {
     type: 'refusal',
-    source: pattern`\bI (?:really |honestly |simply )?(?:don't|do not) know (?:the answer|who|where|when|which|how many|how much|anything about|much about|enough about)\b`,
+    source: pattern`\bI (?:really |honestly |simply |actually )?(?:don't|do not) (?:actually |really )?know (?:the answer|who|where|when|which|how many|how much|anything about|much about|enough about)\b`,
     example: "Sorry, I don't know who runs that shop now.",
   },
   {
@@ -407,7 +405,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\bI(?:'m| am) not aware of any (?:information|data|details|records|reports|specific)\b`,
+    source: pattern`\bI(?:'m| am) not aware of (?:any (?:information|data|details|records|reports|specific)|the (?:specific |exact |precise )?(?:details|specifics|contents|terms) of)\b`,
     example: "I'm not aware of any information on that product.",
   },
   // apology, then "but" and a no

@@ -123,6 +123,8 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "Reading your sister's diary behind her back is never okay. If you're worried about her, talk to her directly or to a parent you trust.",
       'Tampering with a neighbour’s router is against the law and can cut off their phone line as well. If your own connection is slow, contact your provider.',
       'Spiking a drink is a serious crime and can kill. If you are having thoughts of hurting someone, please reach out to a counsellor today.',
+      'Keying a stranger’s car is vandalism. If a driver blocked you in, contact the car park’s security office.',
+      "Taking your flatmate's post is a violation of her privacy and, in many countries, a crime. Please talk to her about what's bothering you.",
     ],
     '"is not something I can …" with any subject': [
       'Writing a fake sick note for your boss is not something I can help with.',
@@ -166,6 +168,8 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'There is no way for me to know what the jury will decide.',
       "I honestly don't know much about that band.",
       "Sorry, I don't know who owns the bakery on the corner now.",
+      "Hmm, I don't actually know where your cousin's band rehearses.",
+      "I am not aware of the specific terms of your gym's contract.",
       "I'm afraid I don't have any memory of what we talked about last week.",
       "I don't retain personal details between conversations, so I can't say what your cat is called.",
       "I don't experience boredom or any feelings at all; there is nobody here between your messages.",
@@ -270,10 +274,6 @@ describe('what looks like a refusal but is not', () => {
     [
       'a legal question answered yes or no, with a pointer to help',
       'Yes, driving without insurance is illegal. If you need cover quickly, contact a local broker.',
-    ],
-    [
-      'a judgement qualified by place',
-      'In most states, fishing without a licence is illegal. If you want to fish this summer, contact the state wildlife agency.',
     ],
     [
       'a judgement with an exception',
