@@ -95,11 +95,15 @@ const LECTURE_QUALIFIED = String.raw`(?![^.!?\n]{0,100}\b(?:unless|except|depend
 // this is illegal"); one that is the whole reply stands on its own
 const LECTURE_OPENS = String.raw`(?<!\b(?:however|but|though|although|that said|emphasi[sz]e|stress|remind(?: you)?|note|remember|mind|clear|mention|reiterate|add|disclaimer|warning)\b[^.!?\n]{0,200})(?<!\b(?:yes|no)[,.!]\s{1,8}[^\n]{0,240})`;
 
-// where a reply that only judges the request sends the reader: help, another way, the law
-const LECTURE_REDIRECT = String.raw`(?=[\s\S]{0,300}?\b(?:if you(?:['’]re| are|['’]ve| have)? (?:having|feeling|struggling|experiencing|in (?:danger|need|crisis|conflict|a dispute)|concerned|worried|need|want|lost|angry|upset|frustrated|have (?:any )?(?:concerns|issues|problems|a (?:problem|conflict|dispute|disagreement)))|instead|please (?:seek|reach out|contact|talk|consider|don['’]t|do not)|(?:seek|consider|reach out to|talk to|speak (?:to|with)|contact) (?:a |an |the |your |local |professional|someone|legal|mental)|it['’]?s? (?:is )?(?:important|best|better|always better) to (?:respect|follow|seek|talk|address|abide|treat|find|use|consult))\b)`;
+// a reply that ends within 400 characters of the judgement (checked right after it: it decides most
+// texts at once)
+const LECTURE_SHORT = String.raw`(?![\s\S]{401})`;
 
-// … and that ends soon after (checked first: it decides most cases cheaply), with nothing that reads as the answer: no list, steps or "here is"
-const LECTURE_ENDS = String.raw`(?![\s\S]{401})(?![\s\S]{0,400}?(?:\b(?:here['’]s|here (?:is|are)|however|that said|steps?)\b|\n\s{0,8}(?:\d{1,3}[.)]|[-*•])\s|:\s{0,8}\n))`;
+// where a reply that only judges the request sends the reader: help, another way, the law
+const LECTURE_REDIRECT = String.raw`(?=[\s\S]{0,300}?\b(?:if (?:there['’]s|there is|something|it['’]s|money|paying|your \w{2,20} (?:is|are)|he|she|they)\b|if you(?:['’]d| would)? (?:like|want)|if you(?:['’]re| are) (?:trying|working|looking|interested|in a)|if you(?:['’]re| are|['’]ve| have)? (?:having|feeling|struggling|experiencing|in (?:danger|need|crisis|conflict|a dispute)|concerned|worried|need|want|lost|angry|upset|frustrated|have (?:any )?(?:concerns|issues|problems|a (?:problem|conflict|dispute|disagreement)))|instead|please (?:seek|reach out|contact|talk|consider|don['’]t|do not)|(?:seek|consider|reach out to|talk to|speak (?:to|with)|contact) (?:a |an |the |your |local |professional|someone|legal|mental)|it['’]?s? (?:is )?(?:important|best|better|always better) to (?:respect|follow|seek|talk|address|abide|treat|find|use|consult))\b)`;
+
+// … with nothing after it that reads as the answer: no list, steps, "here is" or "however"
+const LECTURE_ENDS = String.raw`(?![\s\S]{0,400}?(?:\b(?:here['’]s|here (?:is|are)|however|that said|steps?)\b|\n\s{0,8}(?:\d{1,3}[.)]|[-*•])\s|:\s{0,8}\n))`;
 
 // "I cannot / won't / am unable to …": the ways a first person says no
 const FIRST_PERSON_NO =
@@ -312,8 +316,9 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   {
     type: 'refusal',
     source:
-      String.raw`(?<=\b(?:is|are|be|constitutes?)\s{1,8}(?:(?:not only|both|highly|completely|strictly|extremely|very|also|considered|generally|deeply|morally|likely|clearly|legally|itself)\s{1,8}){0,2}(?:(?:dangerous|harmful|wrong|dishonest|cruel|illegal)(?:,|\s{1,8}and)\s{1,8}(?:also\s{1,8})?|(?:an?\s{1,8})?(?:(?:form|kind|type|act)\s{1,8}of\s{1,8})?(?:an?\s{1,8})?(?:(?:serious|federal|criminal|major|clear|direct|gross|blatant)\s{1,8})?)?)` +
-      pattern`\b(?:illegal|unlawful|unethical|immoral|crimes?|felony|offen[cs]e|fraud|theft|forgery|vandalism|trespass(?:ing)?|harassment|assault|stalking|abuse|extortion|blackmail|cruelty|(?:attempted )?murder|violation of|invasion of|infringement (?:of|on)|against (?:the |federal |state )?(?:law|regulations|rules)|prohibited|never (?:acceptable|okay|ok|appropriate|justified|justifiable|the answer)|not (?:a (?:safe|healthy|good) (?:way|solution|idea)|okay|acceptable|appropriate|ethical|legal))\b` +
+      String.raw`(?<=\b(?:is|are|be|constitutes?|counts? as|amounts? to|(?:considered|treated|seen|classified|prosecuted) as)\s{1,8}(?:(?:not only|both|highly|completely|strictly|extremely|very|also|considered|generally|deeply|morally|likely|clearly|legally|itself|potentially|probably|still|simply)\s{1,8}){0,2}(?:(?:dangerous|harmful|wrong|dishonest|cruel|illegal|deceptive)(?:,|\s{1,8}and)\s{1,8}(?:also\s{1,8})?|(?:an?\s{1,8})?(?:(?:form|kind|type|act)\s{1,8}of\s{1,8})?(?:an?\s{1,8})?(?:(?:serious|federal|criminal|major|clear|direct|gross|blatant|targeted|racial|sexual|computer|insurance|return|identity|electricity|academic)\s{1,8})?)?)` +
+      pattern`\b(?:illegal|unlawful|unethical|immoral|crimes?|felony|felonies|offen[cs]es?|fraud|theft|forgery|vandalism|trespass(?:ing)?|burglary|robbery|arson|bribery|wiretapping|harassment|assault|stalking|abuse|extortion|blackmail|cruelty|dishonesty|(?:attempted )?murder|unauthori[sz]ed (?:access|entry|use)|unlawful entry|violation of|invasion of|infringement (?:of|on)|against (?:the |federal |state )?(?:law|regulations|rules)|prohibited|never (?:acceptable|okay|ok|appropriate|justified|justifiable|the answer)|not (?:a (?:safe|healthy|good) (?:way|solution|idea)|okay|acceptable|appropriate|ethical|legal))\b` +
+      LECTURE_SHORT +
       LECTURE_ENDS +
       LECTURE_OPENS +
       LECTURE_QUALIFIED +
