@@ -94,6 +94,17 @@ const record = {
     'qlm1: magic, format version, JSON header (labels, features, threshold, bias, scale, training), int8 weights per label, FNV-1a checksum',
 };
 
+/** JSON as the repository's formatter writes it: a short list of plain values on one line. */
+function asFormatted(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(
+    /^( *)("[^"\n]*": )?\[\n((?: *(?:"[^"\n]*"|-?[\d.]+),?\n)+) *\]/gm,
+    (whole, indent: string, key: string | undefined, items: string) => {
+      const line = `${indent}${key ?? ''}[${items.trim().split(/,\n */).join(', ')}]`;
+      return line.length <= 100 ? line : whole;
+    },
+  );
+}
+
 if (check) {
   const onDisk = existsSync(modelPath) ? readFileSync(modelPath) : undefined;
   const same = onDisk !== undefined && Buffer.compare(onDisk, Buffer.from(shipped.bytes)) === 0;
@@ -105,7 +116,7 @@ if (check) {
   process.exit(same ? 0 : 1);
 }
 writeFileSync(modelPath, shipped.bytes);
-writeFileSync(recordPath, `${JSON.stringify(record, null, 2)}\n`);
+writeFileSync(recordPath, `${asFormatted(record)}\n`);
 console.log(
   `wrote ${modelPath} (${shipped.bytes.length} bytes, sha256 ${sha256}) and ${recordPath}; threshold ${shipped.model.threshold}; ${seconds} s`,
 );
