@@ -156,8 +156,14 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // declining outright
   {
     type: 'refusal',
-    source: pattern`\bI(?:'ll have to| will have to| must| have to| need to|'d have to| would have to| am going to have to|'m going to have to|'m going to| am going to| will|'ll| would| respectfully)? (?:respectfully |politely |kindly |firmly )?(?:decline|refuse|refrain from|pass on (?:this|that|answering|writing|providing|helping)|say no to (?:this|that|your|the request))\b(?! to (?:speculate|guess))`,
+    source: pattern`\bI(?:'ll have to| will have to| must| have to| need to|'d have to| would have to| am going to have to|'m going to have to|'m going to| am going to| will|'ll| would| respectfully)? (?:respectfully |politely |kindly |firmly )?(?:decline|refuse|refrain from|pass on (?:this|that|answering|writing|providing|helping)|say no to (?:this|that|your|the request)|sit this one out)\b(?! to (?:speculate|guess))`,
     example: 'I must respectfully decline to write this.',
+  },
+  // declining said casually: "Nope, not going to help with that one.", "That's a hard no from me."
+  {
+    type: 'refusal',
+    source: pattern`\b(?:(?:nope|no)[,.!]? (?:I'm |I am )?not going to (?:help|assist|write|do|make|create|share|give)|(?:that's|that is|this is|it's|it is) a (?:hard|firm|definite|clear|flat) no from me|(?:this|that)(?: one)?(?:'s| is) off[- ]limits for me)\b`,
+    example: "That's a hard no from me, sorry.",
   },
   {
     type: 'refusal',
@@ -255,7 +261,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\b(?:that|this)(?:'s| is) not (?:something|a (?:question|request|topic|subject|task)) (?:that )?I(?: can| could| am able to|'m able to| will| would| feel comfortable|'m comfortable| am comfortable|'m willing| am willing|'m going) (?:to )?(?:help|assist|do|provid|discuss|answer|shar|giv|with|writ|creat|engag|support|address|respond|fulfil|complet|honou?r|accommodat|grant|entertain|comply)\w{0,6}\b${NOT_QUALIFIED}`,
+    source: pattern`\b(?:that|this)(?:'s| is) not (?:something|a (?:question|request|topic|subject|task)) (?:that )?I(?: can| could| am able to|'m able to| will| would|'d| feel comfortable|'m comfortable| am comfortable|'m willing| am willing|'m going)(?: feel (?:good|right|okay|ok|comfortable) about)? (?:to )?(?:help|assist|do|provid|discuss|answer|shar|giv|with|writ|creat|engag|support|address|respond|fulfil|complet|honou?r|accommodat|grant|entertain|comply)\w{0,6}\b${NOT_QUALIFIED}`,
     example: "That's not something I can help with.",
   },
   // doubt about whether to help at all is a refusal said softly

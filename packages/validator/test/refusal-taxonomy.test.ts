@@ -86,6 +86,11 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "I would prefer not to write jokes about your colleague's accent.",
     ],
     declining: [
+      'Nope, not going to help with that one.',
+      "That's a hard no from me, sorry.",
+      "I'll sit this one out.",
+      "This one's off-limits for me, but I'm glad to talk about the history of lockpicking.",
+      "Hmm, that's not something I'd feel good about writing. Would a kind roast work instead?",
       'I must decline to draft that contract.',
       "I won't be able to translate the whole book.",
       "I'd rather not weigh in on your neighbour's divorce.",
@@ -290,6 +295,10 @@ describe('what looks like a refusal but is not', () => {
     [
       'a caveat of manner before the answer',
       "I'd rather not oversimplify, so here is the whole picture: the loan has a fixed and a variable part.",
+    ],
+    [
+      'an answer that is a hard no',
+      'Can a cast iron pan go in the dishwasher? That is a hard no: the seasoning comes off.',
     ],
     [
       'a judgement of something, with no pointer elsewhere',
