@@ -39,6 +39,7 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'Being an AI, I have no way of booking a table for you.',
       "I'm a text-based assistant and cannot see the photo you attached.",
       "I don't take sides on which party deserves your vote.",
+      "I don't take a personal side on the death penalty; people weigh it very differently.",
     ],
     impersonal: [
       'It is not appropriate or ethical to rank employees by religion.',
