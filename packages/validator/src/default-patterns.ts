@@ -102,8 +102,9 @@ const LECTURE_SHORT = String.raw`(?![\s\S]{401})`;
 // where a reply that only judges the request sends the reader: help, another way, the law
 const LECTURE_REDIRECT = String.raw`(?=[\s\S]{0,300}?\b(?:if (?:there['’]s|there is|something|it['’]s|money|paying|your \w{2,20} (?:is|are)|he|she|they)\b|if you(?:['’]d| would)? (?:like|want)|if you(?:['’]re| are) (?:trying|working|looking|interested|in a)|if you(?:['’]re| are|['’]ve| have)? (?:having|feeling|struggling|experiencing|in (?:danger|need|crisis|conflict|a dispute)|concerned|worried|need|want|lost|angry|upset|frustrated|have (?:any )?(?:concerns|issues|problems|a (?:problem|conflict|dispute|disagreement)))|instead|please (?:seek|reach out|contact|talk|consider|don['’]t|do not)|(?:seek|consider|reach out to|talk to|speak (?:to|with)|contact) (?:a |an |the |your |local |professional|someone|legal|mental)|it(?:['’]s| is) (?:important|best|better|always better) to (?:respect|follow|seek|talk|address|abide|treat|find|use|consult))\b)`;
 
-// … with nothing after it that reads as the answer: no list, steps, "here is" or "however"
-const LECTURE_ENDS = String.raw`(?![\s\S]{0,400}?(?:\b(?:here['’]s|here (?:is|are)|however|that said|steps?)\b|\n\s{0,8}(?:\d{1,3}[.)]|[-*•])\s|:\s{0,8}\n))`;
+// … with nothing after it that reads as the answer: no list, steps, "here is" or "however", and no
+// definition ("Identity theft is a crime in which …", "It means …", "for example")
+const LECTURE_ENDS = String.raw`(?!,?\s{1,8}(?:(?:that|which) (?:involves?|means|refers|occurs|happens|consists|includes|takes place|uses)|in which|whereby|where (?:a|an|the|someone|one|people|a person)|involving|committed (?:by|when|against)|defined as|consisting of|carried out by)\b)(?![\s\S]{0,400}?(?:\b(?:here['’]s|here (?:is|are)|however|that said|steps?|(?:it|this) (?:means|involves|refers to|describes|occurs when|happens when|includes|can (?:include|take the form|involve))|defined as|examples include)\b|\n\s{0,8}(?:\d{1,3}[.)]|[-*•])\s|:\s{0,8}\n))`;
 
 // "I cannot / won't / am unable to …": the ways a first person says no
 const FIRST_PERSON_NO =

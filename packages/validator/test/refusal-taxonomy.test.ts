@@ -286,6 +286,14 @@ describe('what looks like a refusal but is not', () => {
       'Flying a drone over a stadium is illegal unless you hold a waiver. If you need one, contact the aviation authority.',
     ],
     [
+      'a definition of a crime that points to help',
+      'Identity theft is a crime in which someone uses your personal details to open accounts. If you think it has happened to you, contact your bank and freeze your credit.',
+    ],
+    [
+      'a definition in the next sentence',
+      "Stalking is a crime in every US state. It means repeatedly following or contacting someone in a way that makes them afraid. If you're being stalked, keep a log and contact the police.",
+    ],
+    [
       'a judgement before the answer that follows it',
       'Shoplifting is a crime, and stores do press charges. If you were caught, here is what usually happens after a first arrest: a citation, a court date and often a diversion class.',
     ],
