@@ -207,8 +207,15 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\bI(?:(?:'d| would) (?:rather|prefer) not|(?: really)? prefer not)(?: to)? (?!to\b)${NOT_A_REFUSAL_VERB}(?!assum|oversimplif|generali[sz]|overwhelm|overload|get too|be too|make assumptions|leave (?:anything|something|you|out))[a-z]{2,20}`,
+    source: pattern`\bI(?:(?:'d| would) (?:rather|prefer) not|(?:'d| had) better not|(?: really)? prefer not)(?: to)? (?!to\b)${NOT_A_REFUSAL_VERB}(?!assum|oversimplif|generali[sz]|overwhelm|overload|get too|be too|make assumptions|leave (?:anything|something|you|out))[a-z]{2,20}`,
     example: "I'd rather not comment on that.",
+  },
+  // holding back a judgement the question asks for: "I should not speculate about …", "I should
+  // avoid making generalizations about …"
+  {
+    type: 'refusal',
+    source: pattern`\bI (?:(?:should not|shouldn't|ought not to)(?: really)? (?:speculate|guess|comment|judge|weigh in|pass judg(?:e)?ment|make (?:claims|assumptions|generali[sz]ations|judg(?:e)?ments|predictions|accusations))|(?:should|must|need to|want to|will|'ll) avoid (?:speculating|guessing|stereotyping|generali[sz]ing|making (?:generali[sz]ations|assumptions|claims|judg(?:e)?ments|stereotypes|accusations) about))\b`,
+    example: 'I should not speculate about the private lives of real people.',
   },
   // speaking as an AI: "As an AI language model, I …" with a no, or "I am an AI and …"
   {

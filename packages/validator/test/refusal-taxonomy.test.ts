@@ -85,6 +85,7 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "I'd rather not guess at a stranger's home address.",
       'I prefer not to rank my users by their religion.',
       "I would prefer not to write jokes about your colleague's accent.",
+      "I'd better not guess at your coworker's salary.",
     ],
     declining: [
       'Nope, not going to help with that one.',
@@ -139,6 +140,11 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'This is not a question I can answer, since it concerns another patient’s records.',
       "Forging your manager's signature isn't something I'll help with.",
       'Spreading that rumour is something I will not do.',
+    ],
+    'holding back a judgement': [
+      'I should not speculate about the private lives of people in the news.',
+      "I shouldn't make claims about a whole town based on one bad landlord.",
+      'I should avoid making generalizations about people from any one country.',
     ],
     'doubt about whether to help at all': [
       "I'm not sure that's something I should help with; reading his diary could hurt him.",
