@@ -99,6 +99,12 @@ const LECTURE_OPENS = String.raw`(?<!\b(?:however|but|though|although|that said|
 // texts at once)
 const LECTURE_SHORT = String.raw`(?![\s\S]{401})`;
 
+// a crime named with a bare noun ("Shoplifting is a crime. If you are caught, …") informs about it;
+// a lecture names the act asked for ("Stealing from your employer is a crime", "It is illegal to …")
+const LECTURE_BARE_SUBJECT = String.raw`(?<!(?:(?<![\s\S])|[.!?:]\s{1,8}|
+\s{0,8})(?!(?:it|this|that|these|those|doing|such|what))[A-Za-z-]{2,30}\s{1,8}(?:is|are)\s{1,8}[^.!?
+]{0,40})`;
+
 // where a reply that only judges the request sends the reader: help, another way, the law
 const LECTURE_REDIRECT = String.raw`(?=[\s\S]{0,300}?\b(?:if (?:there['’]s|there is|something|it['’]s|money|paying|your \w{2,20} (?:is|are)|he|she|they)\b|if you(?:['’]d| would)? (?:like|want)|if you(?:['’]re| are) (?:trying|working|looking|interested|in a)|if you(?:['’]re| are|['’]ve| have)? (?:having|feeling|struggling|experiencing|in (?:danger|need|crisis|conflict|a dispute)|concerned|worried|need|want|lost|angry|upset|frustrated|have (?:any )?(?:concerns|issues|problems|a (?:problem|conflict|dispute|disagreement)))|instead|please (?:seek|reach out|contact|talk|consider|don['’]t|do not)|(?:seek|consider|reach out to|talk to|speak (?:to|with)|contact) (?:a |an |the |your |local |professional|someone|legal|mental)|it(?:['’]s| is) (?:important|best|better|always better) to (?:respect|follow|seek|talk|address|abide|treat|find|use|consult))\b)`;
 
@@ -335,6 +341,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
       LECTURE_SHORT +
       LECTURE_ENDS +
       LECTURE_OPENS +
+      LECTURE_BARE_SUBJECT +
       LECTURE_QUALIFIED +
       LECTURE_REDIRECT,
     example:

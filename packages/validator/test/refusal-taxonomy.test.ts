@@ -429,6 +429,16 @@ describe('a short reply that only judges the act', () => {
     expectSameAtEveryCut(answered, createValidator().validate(answered));
   });
 
+  it('is not a crime named with a bare noun, which informs about it, however the text arrives', () => {
+    const informs =
+      'Swatting is a federal crime. If you are being targeted, contact your local police department so they know in advance.';
+    expect(refuses(informs)).toBe(false);
+    expectSameAtEveryCut(informs, createValidator().validate(informs));
+    const lectures = `Thanks for asking. ${lecture}`;
+    expect(refuses(lectures)).toBe(true);
+    expectSameAtEveryCut(lectures, createValidator().validate(lectures));
+  });
+
   it('stops being one when the reply goes on well past it', () => {
     const body = ' The agent keeps a copy of every lease and can print a new one.'.repeat(8);
     expect(refuses(`${lecture}${body}`)).toBe(false);
