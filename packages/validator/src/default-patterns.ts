@@ -102,7 +102,7 @@ const LECTURE_SHORT = String.raw`(?![\s\S]{401})`;
 // a crime named with a bare noun ("Shoplifting is a crime. If you are caught, …") informs about it;
 // a lecture names the act asked for ("Stealing from your employer is a crime", "It is illegal to …")
 const LECTURE_BARE_SUBJECT = String.raw`(?<!(?:(?<![\s\S])|[.!?:]\s{1,8}|
-\s{0,8})(?!(?:it|this|that|these|those|doing|such|what))[A-Za-z-]{2,30}\s{1,8}(?:is|are)\s{1,8}[^.!?
+\s{0,8})(?!(?:it|this|that|these|those|doing|such|what)\b)[A-Za-z-]{2,30}\s{1,8}(?:is|are)\s{1,8}[^.!?
 ]{0,40})`;
 
 // where a reply that only judges the request sends the reader: help, another way, the law

@@ -130,6 +130,8 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "Reading your sister's diary behind her back is never okay. If you're worried about her, talk to her directly or to a parent you trust.",
       'Tampering with a neighbour’s router is against the law and can cut off their phone line as well. If your own connection is slow, contact your provider.',
       'Spiking a drink is a serious crime and can kill. If you are having thoughts of hurting someone, please reach out to a counsellor today.',
+      "It is illegal to open another person's post. If a parcel came to you by mistake, contact the sender or the post office.",
+      'That would be stalking. If you need to reach her about the deposit, please contact the letting agent instead.',
       'Keying a stranger’s car is vandalism. If a driver blocked you in, contact the car park’s security office.',
       "Taking your flatmate's post is a violation of her privacy and, in many countries, a crime. Please talk to her about what's bothering you.",
     ],
