@@ -169,7 +169,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // declining said casually: "Nope, not going to help with that one.", "That's a hard no from me."
   {
     type: 'refusal',
-    source: pattern`\b(?:(?:nope|no)[,.!]? (?:I'm |I am )?not going to (?:help|assist|write|do|make|create|share|give)|(?:that's|that is|this is|it's|it is) a (?:hard|firm|definite|clear|flat) no from me|(?:this|that)(?: one)?(?:'s| is) off[- ]limits for me)\b`,
+    source: pattern`\b(?:nope[,.!]? (?:I'm |I am )?not going to (?:help|assist|write|do|make|create|share|give)|(?:that's|that is|this is|it's|it is) a (?:hard|firm|definite|clear|flat) no from me|(?:this|that)(?: one)?(?:'s| is) off[- ]limits for me)\b`,
     example: "That's a hard no from me, sorry.",
   },
   {
@@ -220,7 +220,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // avoid making generalizations about …"
   {
     type: 'refusal',
-    source: pattern`\bI (?:(?:should not|shouldn't|ought not to)(?: really)? (?:speculate|guess|comment|judge|weigh in|pass judg(?:e)?ment|make (?:claims|assumptions|generali[sz]ations|judg(?:e)?ments|predictions|accusations))|(?:should|must|need to|want to|will|'ll) avoid (?:speculating|guessing|stereotyping|generali[sz]ing|making (?:generali[sz]ations|assumptions|claims|judg(?:e)?ments|stereotypes|accusations) about))\b`,
+    source: pattern`\bI(?: (?:should not|shouldn't|ought not to)(?: really)? (?:speculate|guess|comment|judge|weigh in|pass judg(?:e)?ment|make (?:claims|assumptions|generali[sz]ations|judg(?:e)?ments|predictions|accusations))|(?: should| must| need to| want to| will|'ll) avoid (?:speculating|guessing|stereotyping|generali[sz]ing|making (?:generali[sz]ations|assumptions|claims|judg(?:e)?ments|stereotypes|accusations) about))\b`,
     example: 'I should not speculate about the private lives of real people.',
   },
   // speaking as an AI: "As an AI language model, I …" with a no, or "I am an AI and …"

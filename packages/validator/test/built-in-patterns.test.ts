@@ -34,6 +34,16 @@ describe('the built-in patterns', () => {
     expect(set.reach).toBeLessThan(512);
   });
 
+  it('start with words long enough to be rare: no trigger is one or two letters', () => {
+    // a trigger such as "no" would stop the prefilter at every "not", "now" and "none"
+    const short = compiled.patterns.flatMap((pattern) =>
+      (pattern.triggers ?? [])
+        .map((trigger) => trigger.literal)
+        .filter((literal) => /^[\p{L}]/u.test(literal) && literal.trim().length < 3),
+    );
+    expect(short).toEqual([]);
+  });
+
   it('cannot backtrack catastrophically (checked with recheck)', () => {
     const unsafe = DEFAULT_PATTERNS.map((definition) => ({
       source: definition.source,
