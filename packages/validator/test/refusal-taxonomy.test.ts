@@ -299,11 +299,11 @@ describe('what looks like a refusal but is not', () => {
     ],
     [
       'a definition in the next sentence',
-      "Stalking is a crime in every US state. It means repeatedly following or contacting someone in a way that makes them afraid. If you're being stalked, keep a log and contact the police.",
+      "Identity fraud is a crime in every US state. It means using another person's details to open accounts. If you're a victim, keep a log and contact the police.",
     ],
     [
       'a judgement before the answer that follows it',
-      'Shoplifting is a crime, and stores do press charges. If you were caught, here is what usually happens after a first arrest: a citation, a court date and often a diversion class.',
+      'Walking out of a shop with unpaid goods is a crime, and stores do press charges. If you were caught, please contact a solicitor; here is what usually happens after a first arrest: a citation, a court date and often a diversion class.',
     ],
     [
       'a judgement that closes an answer',
