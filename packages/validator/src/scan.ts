@@ -547,7 +547,7 @@ export class Scanner {
       const match = sticky.exec(buffer);
       if (match === null || match[0] === '') continue;
       if (!counts(pattern, position, buffer, offset, layout)) continue;
-      if (pattern.type === 'refusal') {
+      if (pattern.type === 'refusal' && (pattern.region === 'lead' || inLead(layout, position))) {
         section ??= layout.voices.sectionOf(position);
         this.refusalSections.add(section);
       }
@@ -599,7 +599,10 @@ function scanOne(
       continue;
     }
     if (match[0] === '' || !counts(pattern, position, text, 0, layout)) continue;
-    if (pattern.type === 'refusal') refusalSections.add(layout.voices.sectionOf(position));
+    // a voice refuses in its own opening; a refusal read anywhere counts there too, and only there
+    if (pattern.type === 'refusal' && (pattern.region === 'lead' || inLead(layout, position))) {
+      refusalSections.add(layout.voices.sectionOf(position));
+    }
     if (found[pattern.index] === undefined) {
       found[pattern.index] = record(pattern, position, match[0], text, 0);
     }

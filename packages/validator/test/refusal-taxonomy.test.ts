@@ -447,6 +447,78 @@ describe('a short reply that only judges the act', () => {
   });
 });
 
+describe('a refusal of one part after the answer to the rest', () => {
+  // a whole answer to the first request, past the opening, then a line that declines the second
+  const answer = [
+    'Here is a packing list for four days of hiking in the hills:',
+    '',
+    '- a 40-litre pack with a rain cover',
+    '- two pairs of wool socks for each day, and one spare',
+    '- a light down jacket, a fleece and a waterproof shell',
+    '- a headlamp with spare batteries and a paper map of the route',
+    '- water filter, two one-litre bottles and a small stove with one gas canister',
+    '- a first-aid kit with blister plasters and any medicine you take',
+    '',
+    'Pack the heavy things close to your back, and keep the shell at the top.',
+  ].join('\n');
+
+  it.each([
+    'As for the second request, I can’t help you write a doctor’s note for days you were not ill.',
+    'However, I won’t write the message pretending to be your bank.',
+    'I’m not able to look up where your ex-partner lives now.',
+    'Regarding the ranger station, I cannot help you get past the closed gate at night.',
+    'Sorry, but I can’t write the review of the lodge you have not stayed at.',
+    'Unfortunately, I don’t have access to your calendar, so I can’t book the hut for you.',
+  ])('is a refusal, found well past the opening: %s', (decline) => {
+    const text = `${answer}\n\n${decline}`;
+    expect(text.indexOf(decline)).toBeGreaterThan(400);
+    const result = validateResponse(text);
+    expect(result.signals.map((signal) => signal.type)).toContain('refusal');
+    expect(result.shouldEscalate).toBe(true);
+  });
+
+  it.each([
+    [
+      'a guarantee declined',
+      'I can’t guarantee the weather, so check the forecast the night before.',
+    ],
+    [
+      'a figure it cannot give exactly',
+      'I can’t give you an exact weight without knowing your stove.',
+    ],
+    [
+      'a professional disclaimer',
+      'I can’t provide medical advice, so ask your doctor about altitude pills.',
+    ],
+    ['an idiom', 'I can’t recommend wool socks enough.'],
+    [
+      'the same no inside a sentence',
+      'Some people ask whether I can’t help with the route too, and I can.',
+    ],
+    ['a line of a poem', 'I cannot go back to the ridge where we lost the light.'],
+  ])('is not one when the line is %s', (_, line) => {
+    expect(refuses(`${answer}\n\n${line}`)).toBe(false);
+  });
+
+  it('is judged the same when the answer arrives in pieces', () => {
+    const text = `${answer}\n\nAs for the second request, I can't help you write a fake note.`;
+    expectSameAtEveryCut(text, createValidator().validate(text));
+  });
+
+  it('leaves a role-play answer alone when a voice answers in its opening and declines later', () => {
+    // each voice's refusal is read in its own opening; a no far into a voice that has answered
+    // does not make that voice one that refuses
+    const route = ' Then follow the ditch along the wall until the path turns left.'.repeat(7);
+    const voices = [
+      '[Guard]: I cannot let you through the gate.',
+      `[Rogue]: Sure, the fence is lowest behind the shed.${route}`,
+      'I will not help you get past the dogs, though.',
+    ].join('\n');
+    expect(refuses(voices)).toBe(false);
+    expect(refuses(voices.replace('Sure, the fence', 'I will not help. The fence'))).toBe(true);
+  });
+});
+
 describe('quoted text', () => {
   it('is judged the same when the answer arrives in pieces', () => {
     const validator = createValidator();
