@@ -136,13 +136,14 @@ const BOUND_BY_RULES =
 // the plainest of the first-person noes, for a no read anywhere ("I will …" and "I have …", the
 // openings of the others, are too common in answers to read from)
 const PART_NO =
-  "(?: cannot| can not| can'?t| won'?t| will not|'m unable to| am unable to|'m not able to| am not able to|'m not going to| am not going to| must decline to| refuse to)";
+  "(?: cannot| can not| can'?t| won'?t| will not| should not|'m unable to| am unable to|'m not able to| am not able to|'m not going to| am not going to| must decline to| refuse to)";
 
 // what a refusal of one part withholds: something given, written or done for the reader
-const PART_VERB = String.raw`(?:help (?:you )?(?:with|write|create|draft|make|find|get|put)|help(?= ?[.!,;])|assist(?: you)?(?: with)?|provide|write|create|generate|give|share|offer|draft|compose|produce|supply|fulfil{1,2}|comply|do (?:that|this|it)|go into|explain how|describe how|detail|include|access|look up|browse|retrieve|send|book|monitor|track|contact|email|schedule|make (?:(?:phone )?calls|reservations|bookings|appointments|purchases)|set (?:up )?(?:reminders|alarms|alerts)|check (?:your|real-time|live|current|whether|if|which))\b`;
+const PART_VERB = String.raw`(?:help (?:you )?(?:to )?(?!(?:but|thinking|feeling|wondering|noticing|laughing|myself|it)\b)[a-z]{2,20}|help(?= ?[.!,;])|add|post|identify|assist(?: you)?(?: with)?|provide|write|create|generate|give|share|offer|draft|compose|produce|supply|fulfil{1,2}|comply|do (?:that|this|it)|go into|explain how|describe how|detail|include|access|look up|browse|retrieve|send|book|monitor|track|contact|email|schedule|make (?:(?:phone )?calls|reservations|bookings|appointments|purchases)|set (?:up )?(?:reminders|alarms|alerts)|check (?:your|real-time|live|current|whether|if|which))\b`;
 
-// "I can't give you an exact figure", "I can't provide medical advice": a hedge or a disclaimer
-const NOT_A_HEDGE = String.raw`(?!\s{1,8}(?:you\s{1,8})?(?:(?:a|an|any)\s{1,8})?(?:definitive|exact|precise|accurate|complete|100|up|medical|legal|financial|tax|investment|professional|personal|personali[sz]ed|individuali[sz]ed|specific|tailored|official)\b)`;
+// "I can't give you an exact figure", "I can't provide medical advice", "… veterinary advice": a
+// hedge or a disclaimer (advice of a kind, named by its adjective, is a professional's to give)
+const NOT_A_HEDGE = String.raw`(?!\s{1,8}(?:you\s{1,8})?(?:(?:a|an|any)\s{1,8})?(?:definitive|exact|precise|accurate|complete|100|up|medical|legal|financial|tax|investment|professional|personal|personali[sz]ed|individuali[sz]ed|specific|tailored|official|[a-z]{2,16}(?:ary|al|ic|ed)\s{1,8}(?:advice|guidance|opinions?|diagnos[ie]s))\b)`;
 
 /** The built-in pattern set. Each one starts with a literal word, which the scanner relies on. */
 export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
@@ -402,9 +403,19 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     region: 'anywhere',
     source:
       String.raw`(?<![^\n])\b` +
-      pattern`(?:(?:(?:however|unfortunately|as for [^.!?\n]{1,60}?|regarding [^.!?\n]{1,60}?|when it comes to [^.!?\n]{1,60}?)(?:,| ?[—–-])|(?:I'm sorry|sorry|I apologi[sz]e)[,\s]{1,9}but) )?I${PART_NO}${ADVERB} (?:help you |assist you )?${NOT_A_REFUSAL_VERB}${PART_VERB}${NOT_A_HEDGE}`,
+      pattern`(?:(?:(?:however|unfortunately|as for [^.!?\n]{1,60}?|regarding [^.!?\n]{1,60}?|when it comes to [^.!?\n]{1,60}?)(?:[,:]| ?[—–-])|(?:I'm sorry|sorry|I apologi[sz]e)[,\s]{1,9}but) )?I${PART_NO}${ADVERB} (?:help you |assist you )?${NOT_A_REFUSAL_VERB}${PART_VERB}${NOT_A_HEDGE}`,
     example:
       'Here is the summary you asked for.\n\nAs for the second letter, I cannot write it for you.',
+  },
+  // … or declining it in other words: discomfort, "I must decline.", "that's not something I can …"
+  {
+    type: 'refusal',
+    region: 'anywhere',
+    source:
+      String.raw`(?<![^\n])\b` +
+      pattern`(?:(?:(?:however|unfortunately|as for [^.!?\n]{1,60}?|regarding [^.!?\n]{1,60}?)(?:,| ?[—–-])|(?:I'm sorry|sorry|I apologi[sz]e)[,\s]{1,9}but) )?(?:I (?:do not|don't) feel comfortable [a-z]{2,20}ing|I must (?:respectfully |politely )?decline(?= ?[.!;,]| ?$)|(?:that|this)(?:'s| is) not something I(?: can| will| am able to|'m able to)? (?:help with|provide|share|do|write|create|give|assist with)\b)`,
+    example:
+      'Here is the itinerary for the first two days.\n\nAs for the fake booking confirmation, I must decline.',
   },
   // … or a line, after the answer, saying what the model cannot reach for the rest ("Unfortunately,
   // I don't have access to live flight data, so I can't check …")

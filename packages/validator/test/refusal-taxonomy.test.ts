@@ -469,6 +469,11 @@ describe('a refusal of one part after the answer to the rest', () => {
     'Regarding the ranger station, I cannot help you get past the closed gate at night.',
     'Sorry, but I can’t write the review of the lodge you have not stayed at.',
     'Unfortunately, I don’t have access to your calendar, so I can’t book the hut for you.',
+    'However, I can’t help you pick the lock on the ranger’s hut.',
+    'I won’t add a fake summit photo to the trip report.',
+    'I apologize, but I do not feel comfortable describing how to disable the trail cameras.',
+    'As for the fake permit, I must decline.',
+    'As for the landowner’s phone number, that’s not something I can share.',
   ])('is a refusal, found well past the opening: %s', (decline) => {
     const text = `${answer}\n\n${decline}`;
     expect(text.indexOf(decline)).toBeGreaterThan(400);
@@ -491,6 +496,7 @@ describe('a refusal of one part after the answer to the rest', () => {
       'I can’t provide medical advice, so ask your doctor about altitude pills.',
     ],
     ['an idiom', 'I can’t recommend wool socks enough.'],
+    ['an idiom with help', 'I can’t help feeling the last day is the best one.'],
     [
       'the same no inside a sentence',
       'Some people ask whether I can’t help with the route too, and I can.',
