@@ -133,6 +133,12 @@ const BOUND_BY_RULES =
   String.raw`(?:programmed|designed|trained|built|created|made) to (?:(?:follow|adhere to|abide by|uphold|respect|stay within|comply with) (?:strict |certain |my |OpenAI's |Anthropic's )?(?:ethical|moral|safety|content|usage|community)? ?(?:guidelines|rules|principles|policies|standards|boundaries)|prioriti[sz]e (?:user |your )?safety and (?:cannot|can't|will not|won't))\b` +
   THEN_ANSWER;
 
+// a line's first word, where a part declined after the answer is read
+const LINE_START = String.raw`(?<![^\n])\b`;
+
+// what may open that line before the no: "However,", "As for the letter,", "Sorry, but"
+const PART_OPENING = String.raw`(?:(?:(?:however|unfortunately|as for [^.!?\n]{1,60}?|regarding [^.!?\n]{1,60}?|when it comes to [^.!?\n]{1,60}?)(?:[,:]| ?[—–-])|(?:I'm sorry|sorry|I apologi[sz]e)[,\s]{1,9}but) )?`;
+
 // the plainest of the first-person noes, for a no read anywhere ("I will …" and "I have …", the
 // openings of the others, are too common in answers to read from)
 const PART_NO =
@@ -402,8 +408,8 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     region: 'anywhere',
     source:
-      String.raw`(?<![^\n])\b` +
-      pattern`(?:(?:(?:however|unfortunately|as for [^.!?\n]{1,60}?|regarding [^.!?\n]{1,60}?|when it comes to [^.!?\n]{1,60}?)(?:[,:]| ?[—–-])|(?:I'm sorry|sorry|I apologi[sz]e)[,\s]{1,9}but) )?I${PART_NO}${ADVERB} (?:help you |assist you )?${NOT_A_REFUSAL_VERB}${PART_VERB}${NOT_A_HEDGE}`,
+      LINE_START +
+      pattern`${PART_OPENING}I${PART_NO}${ADVERB} (?:help you |assist you )?${NOT_A_REFUSAL_VERB}${PART_VERB}${NOT_A_HEDGE}`,
     example:
       'Here is the summary you asked for.\n\nAs for the second letter, I cannot write it for you.',
   },
@@ -412,8 +418,8 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     region: 'anywhere',
     source:
-      String.raw`(?<![^\n])\b` +
-      pattern`(?:(?:(?:however|unfortunately|as for [^.!?\n]{1,60}?|regarding [^.!?\n]{1,60}?)(?:,| ?[—–-])|(?:I'm sorry|sorry|I apologi[sz]e)[,\s]{1,9}but) )?(?:I (?:do not|don't) feel comfortable [a-z]{2,20}ing|I must (?:respectfully |politely )?decline(?= ?[.!;,]| ?$)|(?:that|this)(?:'s| is) not something I(?: can| will| am able to|'m able to)? (?:help with|provide|share|do|write|create|give|assist with)\b)`,
+      LINE_START +
+      pattern`${PART_OPENING}(?:I (?:do not|don't) feel comfortable [a-z]{2,20}ing|I must (?:respectfully |politely )?decline(?= ?[.!;,]| ?$)|(?:that|this)(?:'s| is) not something I(?: can| will| am able to|'m able to)? (?:help with|provide|share|do|write|create|give|assist with)\b)`,
     example:
       'Here is the itinerary for the first two days.\n\nAs for the fake booking confirmation, I must decline.',
   },
@@ -423,7 +429,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     region: 'anywhere',
     source:
-      String.raw`(?<![^\n])\b` +
+      LINE_START +
       pattern`(?:(?:unfortunately|please note(?: that)?|just so you know),? )?I (?:don't|do not) have (?:access to|the ability to|a way to) (?:your|real-time|live|current|up-to-date|external|personal|private|anyone's|other people's)\b`,
     example:
       'The trail is open all year.\n\nUnfortunately, I don’t have access to live weather data, so I can’t check tomorrow’s forecast.',
