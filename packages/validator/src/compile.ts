@@ -16,7 +16,8 @@ export interface CompiledPattern {
   index: number;
   type: SignalType;
   weight: number;
-  region: PatternRegion;
+  /** `late`: counts only past the opening (built-in patterns only). */
+  region: PatternRegion | 'late';
   /** Finds the first match from `lastIndex` on (global). */
   search: RegExp;
   /** Matches only at `lastIndex` (sticky). */
@@ -83,7 +84,7 @@ interface PatternSpec {
   source: string;
   flags: string;
   weight: number;
-  region: PatternRegion;
+  region: PatternRegion | 'late';
   custom: boolean;
   label: string;
 }
@@ -473,7 +474,7 @@ export function compilePatterns(options: {
     const all = [...buckets.values()];
     prefilterAll = buildPrefilter(all);
     prefilterAnywhere = buildPrefilter(
-      all.filter((bucket) => bucket.patterns.some((pattern) => pattern.region === 'anywhere')),
+      all.filter((bucket) => bucket.patterns.some((pattern) => pattern.region !== 'lead')),
     );
     const size = Math.max(sourceLength(prefilterAll), sourceLength(prefilterAnywhere));
     if (size <= MAX_PREFILTER_SOURCE || maxLength <= 2) break;
@@ -485,7 +486,7 @@ export function compilePatterns(options: {
     prefilterAll,
     prefilterAnywhere,
     fastPatterns: fast,
-    fastAnywhere: fast.filter((pattern) => pattern.region === 'anywhere').length,
+    fastAnywhere: fast.filter((pattern) => pattern.region !== 'lead').length,
     buckets,
     reach: Math.max(0, ...patterns.map((pattern) => pattern.reach)),
     behind: Math.max(0, ...patterns.map((pattern) => pattern.behind)),

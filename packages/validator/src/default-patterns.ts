@@ -7,8 +7,11 @@ export interface PatternDefinition {
   source: string;
   /** Below the type's default for weak cues; the type's default when absent. */
   weight?: number;
-  /** Where the pattern counts; refusal patterns count only in the opening by default. */
-  region?: PatternRegion;
+  /**
+   * Where the pattern counts; refusal patterns count only in the opening by default. `late`: only
+   * past the opening (a built-in region, for what follows an answer).
+   */
+  region?: PatternRegion | 'late';
   /** A response the pattern fires on; tests check every pattern against its example. */
   example: string;
 }
@@ -133,14 +136,28 @@ const BOUND_BY_RULES =
   String.raw`(?:programmed|designed|trained|built|created|made) to (?:(?:follow|adhere to|abide by|uphold|respect|stay within|comply with) (?:strict |certain |my |OpenAI's |Anthropic's )?(?:ethical|moral|safety|content|usage|community)? ?(?:guidelines|rules|principles|policies|standards|boundaries)|prioriti[sz]e (?:user |your )?safety and (?:cannot|can't|will not|won't))\b` +
   THEN_ANSWER;
 
+// an answer to the first part of a request, longer than the opening, for the examples of a part
+// declined after it
+const ANSWER_FIRST = [
+  'Here is a plan for the garden party on Saturday:',
+  '',
+  '- 2 pm: set out the chairs and the long table under the apple tree',
+  '- 3 pm: guests arrive; lemonade, iced tea and a jug of water with mint',
+  '- 4 pm: sandwiches, the cheese board and the strawberry cake',
+  '- 5 pm: the quiz, in teams of four, with a small prize for the winners',
+  '- 6 pm: thank everyone, and ask two friends to help carry the table back',
+  '',
+  'If it rains, the garage holds twenty people once the bikes are moved.',
+].join('\n');
+
 // a line's first word, where a part declined after the answer is read
 const LINE_START = String.raw`(?<![^\n])\b`;
 
 // what may open that line before the no: "However,", "As for the letter,", "Sorry, but"
 const PART_OPENING = String.raw`(?:(?:(?:however|unfortunately|as for [^.!?\n]{1,60}?|regarding [^.!?\n]{1,60}?|when it comes to [^.!?\n]{1,60}?)(?:[,:]| ?[—–-])|(?:I'm sorry|sorry|I apologi[sz]e)[,\s]{1,9}but) )?`;
 
-// the plainest of the first-person noes, for a no read anywhere ("I will …" and "I have …", the
-// openings of the others, are too common in answers to read from)
+// the plainest of the first-person noes, for a no read past the opening ("I will …" and "I have …",
+// the openings of the others, are too common in answers to read from)
 const PART_NO =
   "(?: cannot| can not| can'?t| won'?t| will not| should not|'m unable to| am unable to|'m not able to| am not able to|'m not going to| am not going to| must decline to| refuse to)";
 
@@ -401,38 +418,35 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source: pattern`\bI(?:'ll| will| must| need to| have to|'m going to| am going to)(?: be careful| take care)?(?: to)? (?:avoid|skip|leave out|omit|steer clear of|not (?:to )?(?:provide|give|include|share|describe|go into|get into)) [^.!?\n]{0,50}?\b(?:real-world|workable|operational|actionable|dangerous|harmful|graphic|doses|dosages|lethal)\b`,
     example: "I'll avoid giving a workable recipe, but here is why the compound was feared.",
   },
-  // a refusal of one part after the answer to the rest, read anywhere: a line that opens with the
-  // no and names something given or done ("I can't help with the second part.", "As for the
-  // letter, I won't write it."), not a hedge on the answer ("I can't give you an exact figure")
+  // a refusal of one part after the answer to the rest, read past the opening: a line that opens
+  // with the no and names something given or done ("I can't help with the second part.", "As for
+  // the letter, I won't write it."), not a hedge on the answer ("I can't give you an exact figure")
   {
     type: 'refusal',
-    region: 'anywhere',
+    region: 'late',
     source:
       LINE_START +
       pattern`${PART_OPENING}I${PART_NO}${ADVERB} (?:help you |assist you )?${NOT_A_REFUSAL_VERB}${PART_VERB}${NOT_A_HEDGE}`,
-    example:
-      'Here is the summary you asked for.\n\nAs for the second letter, I cannot write it for you.',
+    example: `${ANSWER_FIRST}\n\nAs for the second letter, I cannot write it for you.`,
   },
   // … or declining it in other words: discomfort, "I must decline.", "that's not something I can …"
   {
     type: 'refusal',
-    region: 'anywhere',
+    region: 'late',
     source:
       LINE_START +
       pattern`${PART_OPENING}(?:I (?:do not|don't) feel comfortable [a-z]{2,20}ing|I must (?:respectfully |politely )?decline(?= ?[.!;,]| ?$)|(?:that|this)(?:'s| is) not something I(?: can| will| am able to|'m able to)? (?:help with|provide|share|do|write|create|give|assist with)\b)`,
-    example:
-      'Here is the itinerary for the first two days.\n\nAs for the fake booking confirmation, I must decline.',
+    example: `${ANSWER_FIRST}\n\nAs for the fake booking confirmation, I must decline.`,
   },
   // … or a line, after the answer, saying what the model cannot reach for the rest ("Unfortunately,
   // I don't have access to live flight data, so I can't check …")
   {
     type: 'refusal',
-    region: 'anywhere',
+    region: 'late',
     source:
       LINE_START +
       pattern`(?:(?:unfortunately|please note(?: that)?|just so you know),? )?I (?:don't|do not) have (?:access to|the ability to|a way to) (?:your|real-time|live|current|up-to-date|external|personal|private|anyone's|other people's)\b`,
-    example:
-      'The trail is open all year.\n\nUnfortunately, I don’t have access to live weather data, so I can’t check tomorrow’s forecast.',
+    example: `${ANSWER_FIRST}\n\nUnfortunately, I don’t have access to your calendar, so I can’t book the hall.`,
   },
   // the first-person no in Spanish, Portuguese, Italian, French and German ("Lo siento, pero no
   // puedo ayudarte con eso", "Je ne peux pas vous aider", "Dabei kann ich nicht helfen"), and

@@ -382,6 +382,7 @@ function counts(
 ): boolean {
   const leadStart = layout.leadStart;
   if (pattern.region === 'lead' && !inLead(layout, position)) return false;
+  if (pattern.region === 'late' && inLead(layout, position)) return false;
   // the draft is the user's text to send, not the model speaking
   if (layout.draftFrom !== undefined && position > layout.draftFrom) return false;
   if (position > 0) {
@@ -542,6 +543,7 @@ export class Scanner {
         if (this.refusalSections.has(section)) continue;
       }
       if (pattern.region === 'lead' && !inLead(layout, position)) continue;
+      if (pattern.region === 'late' && inLead(layout, position)) continue;
       const sticky = pattern.sticky;
       sticky.lastIndex = position - offset;
       const match = sticky.exec(buffer);
@@ -554,7 +556,7 @@ export class Scanner {
       if (already) continue;
       this.found[pattern.index] = record(pattern, position, match[0], buffer, offset);
       this.remaining -= 1;
-      if (pattern.region === 'anywhere') this.remainingAnywhere -= 1;
+      if (pattern.region !== 'lead') this.remainingAnywhere -= 1;
     }
   }
 
