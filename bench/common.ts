@@ -7,6 +7,35 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSources } from './eval/data.js';
 
+/**
+ * Checks a script's command line against the options it takes: `--help` prints `usage` and exits 0;
+ * an option it does not take, or one that needs a value and has none, is one error line and exit 2.
+ * `options` maps each option to whether a value follows it.
+ */
+export function checkCommandLine(usage: string, options: Record<string, boolean>): void {
+  const given = process.argv.slice(2);
+  if (given.includes('--help') || given.includes('-h')) {
+    console.log(usage.trim());
+    process.exit(0);
+  }
+  for (let index = 0; index < given.length; index += 1) {
+    const option = given[index] as string;
+    const takesValue = options[option];
+    if (takesValue === undefined) {
+      console.error(`unknown option ${JSON.stringify(option)}; --help lists the options`);
+      process.exit(2);
+    }
+    if (takesValue) {
+      const value = given[index + 1];
+      if (value === undefined || value.startsWith('--')) {
+        console.error(`${option} needs a value; --help lists the options`);
+        process.exit(2);
+      }
+      index += 1;
+    }
+  }
+}
+
 /** The value given after `name` on the command line, if any. */
 export function argument(name: string): string | undefined {
   const index = process.argv.indexOf(name);

@@ -11,12 +11,34 @@
 import { existsSync } from 'node:fs';
 import { cpus, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { argument, dataFolder, repositoryRoot } from '../common.js';
+import { argument, checkCommandLine, dataFolder, repositoryRoot } from '../common.js';
 import { evaluateAbstention } from './abstention.js';
 import { loadSources } from './data.js';
 import { evaluateLearned } from './learned.js';
 import { fixed, percent, writeBetweenMarkers } from './report.js';
 import { devExamples, evaluateOtherSources, evaluateRefusals } from './validator.js';
+
+checkCommandLine(
+  `
+pnpm eval [--data DIR] [--no-write] [--examples N]
+
+Regenerates every quality table of BENCHMARKS.md and the README's summary from the labelled data.
+
+  --data DIR      the data folder holding responses/ and longmemeval/ (default ../shared/data)
+  --no-write      print the tables, change no file
+  --examples N    also print up to N misjudged dev rows per refusal source (never test rows)
+
+Examples:
+  pnpm eval
+  pnpm eval --no-write --examples 3
+`,
+  { '--data': true, '--no-write': false, '--examples': true },
+);
+const examplesGiven = argument('--examples');
+if (examplesGiven !== undefined && !/^\d+$/.test(examplesGiven)) {
+  console.error(`--examples needs a whole number, got ${JSON.stringify(examplesGiven)}`);
+  process.exit(2);
+}
 
 const dataRoot = dataFolder();
 const write = !process.argv.includes('--no-write');

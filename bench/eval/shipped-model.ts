@@ -14,9 +14,26 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dataFolder, repositoryRoot } from '../common.js';
+import { checkCommandLine, dataFolder, repositoryRoot } from '../common.js';
 import { loadSources, SOURCES } from './data.js';
 import { ESCALATION_LIMIT, judgeRows, RECIPE, shippedModelFrom, THRESHOLDS } from './learned.js';
+
+checkCommandLine(
+  `
+pnpm train:model [--data DIR] [--check]
+
+Trains the model that ships with @qualm/validator from the labelled responses and writes it
+(packages/validator/model/refusal.qlm) with a record of its data and settings (refusal.json).
+
+  --data DIR   the data folder holding responses/ (default ../shared/data)
+  --check      write nothing; exit 1 when the bytes on disk differ from what the data gives
+
+Examples:
+  pnpm train:model
+  pnpm train:model --check
+`,
+  { '--data': true, '--check': false },
+);
 
 const dataRoot = dataFolder();
 const responses = join(dataRoot, 'responses');

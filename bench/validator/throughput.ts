@@ -12,8 +12,24 @@
 import { loadavg } from 'node:os';
 import { createValidator } from '../../packages/validator/src/index.js';
 import { createReferenceValidator } from '../../packages/validator/src/validator.js';
-import { dataFolder, hardware, realResponses, textJoiner } from '../common.js';
+import { checkCommandLine, dataFolder, hardware, realResponses, textJoiner } from '../common.js';
 
+checkCommandLine(
+  `
+pnpm bench:validator:throughput [--quick] [--data DIR]
+
+Throughput and latency of the validator with the full default pattern set on real responses, beside
+the one-regex-per-pattern loop timed in the same run on the same texts.
+
+  --quick      shorter timing budgets (for a quick look; the figures are noisier)
+  --data DIR   the folder of labelled responses (default ../shared/data/responses)
+
+Examples:
+  pnpm bench:validator:throughput
+  pnpm bench:validator:throughput --quick
+`,
+  { '--quick': false, '--data': true },
+);
 const quick = process.argv.includes('--quick');
 const dataRoot = dataFolder('responses');
 const responses = realResponses(dataRoot, 0x9e3779b9);
