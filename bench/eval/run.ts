@@ -42,7 +42,7 @@ if (examplesGiven !== undefined && !/^\d+$/.test(examplesGiven)) {
 
 const dataRoot = dataFolder();
 const write = !process.argv.includes('--no-write');
-const examples = Number(argument('--examples') ?? 0);
+const examples = Number(examplesGiven ?? 0);
 
 const started = performance.now();
 const machine = `${cpus()[0]?.model.trim() ?? 'cpu'} × ${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${platform()} ${release()}`;

@@ -213,6 +213,14 @@ function nextLeadStart(layout: Layout, position: number): number {
   return voices.starts[voices.sectionOf(position) + 1] ?? Number.POSITIVE_INFINITY;
 }
 
+/**
+ * Whether a counting match marks its voice as one that refuses: a voice refuses in its own opening,
+ * so a refusal read anywhere marks it only from there.
+ */
+function refusesInVoiceOpening(pattern: CompiledPattern, layout: Layout, position: number): boolean {
+  return pattern.type === 'refusal' && (pattern.region === 'lead' || inLead(layout, position));
+}
+
 /** Whether a refusal cue stands in the response's own opening. */
 export function refusesInOpening(found: readonly Found[], layout: Layout): boolean {
   const end = (layout.leadStart ?? 0) + layout.leadLength;
@@ -549,7 +557,7 @@ export class Scanner {
       const match = sticky.exec(buffer);
       if (match === null || match[0] === '') continue;
       if (!counts(pattern, position, buffer, offset, layout)) continue;
-      if (pattern.type === 'refusal' && (pattern.region === 'lead' || inLead(layout, position))) {
+      if (refusesInVoiceOpening(pattern, layout, position)) {
         section ??= layout.voices.sectionOf(position);
         this.refusalSections.add(section);
       }
@@ -601,8 +609,7 @@ function scanOne(
       continue;
     }
     if (match[0] === '' || !counts(pattern, position, text, 0, layout)) continue;
-    // a voice refuses in its own opening; a refusal read anywhere counts there too, and only there
-    if (pattern.type === 'refusal' && (pattern.region === 'lead' || inLead(layout, position))) {
+    if (refusesInVoiceOpening(pattern, layout, position)) {
       refusalSections.add(layout.voices.sectionOf(position));
     }
     if (found[pattern.index] === undefined) {
