@@ -217,7 +217,11 @@ function nextLeadStart(layout: Layout, position: number): number {
  * Whether a counting match marks its voice as one that refuses: a voice refuses in its own opening,
  * so a refusal read anywhere marks it only from there.
  */
-function refusesInVoiceOpening(pattern: CompiledPattern, layout: Layout, position: number): boolean {
+function refusesInVoiceOpening(
+  pattern: CompiledPattern,
+  layout: Layout,
+  position: number,
+): boolean {
   return pattern.type === 'refusal' && (pattern.region === 'lead' || inLead(layout, position));
 }
 
