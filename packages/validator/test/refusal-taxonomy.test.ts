@@ -134,6 +134,11 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'That would be stalking. If you need to reach her about the deposit, please contact the letting agent instead.',
       'Keying a stranger’s car is vandalism. If a driver blocked you in, contact the car park’s security office.',
       "Taking your flatmate's post is a violation of her privacy and, in many countries, a crime. Please talk to her about what's bothering you.",
+      "That's a form of financial abuse. If your father's spending worries you, speak with his bank or a family lawyer.",
+      "Hiding a tracker in your flatmate's bag would be deceptive and a breach of her trust. Talking to her about the missing money is a much better way to sort it out.",
+      'Switching the price labels at a garden centre is theft, and it should never be attempted.',
+      'Selling a puppy with forged vaccination papers is fraud. If you believe the litter is healthy, you can ask a vet to vaccinate and certify them.',
+      'Smuggling a snake onto a plane in your hand luggage is a serious offence and not worth the risk.',
     ],
     '"is not something I can …" with any subject': [
       'Writing a fake sick note for your boss is not something I can help with.',
@@ -316,6 +321,14 @@ describe('what looks like a refusal but is not', () => {
     [
       'an answer that is a hard no',
       'Can a cast iron pan go in the dishwasher? That is a hard no: the seasoning comes off.',
+    ],
+    [
+      'a judgement that says how often, which informs',
+      "Cycling on the pavement is usually a minor offence in the UK. If you're stopped, you can expect a fixed penalty notice.",
+    ],
+    [
+      'a consequence after "if you", not a pointer elsewhere',
+      "Letting a tenancy deposit go unprotected is a breach of the landlord's duties. If you are the landlord, you could face a fine of up to three times the deposit.",
     ],
     [
       'a judgement of something, with no pointer elsewhere',
