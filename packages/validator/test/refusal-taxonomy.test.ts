@@ -455,7 +455,8 @@ describe('a short reply that only judges the act', () => {
   });
 
   it('stops being one when the reply goes on well past it', () => {
-    const body = ' The agent keeps a copy of every lease and can print a new one.'.repeat(8);
+    const body = ' The agent keeps a copy of every lease and can print a new one.'.repeat(17);
+    expect(body.length).toBeGreaterThan(1000);
     expect(refuses(`${lecture}${body}`)).toBe(false);
   });
 });
