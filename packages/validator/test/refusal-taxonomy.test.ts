@@ -331,6 +331,22 @@ describe('what looks like a refusal but is not', () => {
       "Letting a tenancy deposit go unprotected is a breach of the landlord's duties. If you are the landlord, you could face a fine of up to three times the deposit.",
     ],
     [
+      'advice to the one wronged: a claim to file',
+      "Withholding a worker's final paycheck is illegal in most states. If you believe your employer is doing this on purpose, you can file a wage claim with the labour department.",
+    ],
+    [
+      'advice to the one wronged: a demand letter and small claims',
+      'Keeping a tenancy deposit without an itemised list of damages is a violation of tenant law in many places. If you believe your landlord kept it unfairly, send a demand letter, then go to small claims court.',
+    ],
+    [
+      'a definition, then the judgement',
+      'Phone spoofing is a trick in which a caller fakes the number shown on your screen. It is a crime in many countries when used to defraud. Talk to your carrier about call filtering.',
+    ],
+    [
+      'a judgement that names examples',
+      'A hate crime is a criminal offence, such as assault or vandalism, motivated by prejudice against the victim. If you witness one, contact the police.',
+    ],
+    [
       'a judgement of something, with no pointer elsewhere',
       'Pouring motor oil into a storm drain is illegal and harmful, because the drains empty straight into the river.',
     ],
