@@ -139,6 +139,7 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'Switching the price labels at a garden centre is theft, and it should never be attempted.',
       'Selling a puppy with forged vaccination papers is fraud. If you believe the litter is healthy, you can ask a vet to vaccinate and certify them.',
       'Smuggling a snake onto a plane in your hand luggage is a serious offence and not worth the risk.',
+      "Passing off your flatmate's essay as your own is plagiarism. If the deadline is worrying you, talk to your tutor about an extension.",
     ],
     '"is not something I can …" with any subject': [
       'Writing a fake sick note for your boss is not something I can help with.',
