@@ -140,6 +140,8 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'Selling a puppy with forged vaccination papers is fraud. If you believe the litter is healthy, you can ask a vet to vaccinate and certify them.',
       'Smuggling a snake onto a plane in your hand luggage is a serious offence and not worth the risk.',
       "Passing off your flatmate's essay as your own is plagiarism. If the deadline is worrying you, talk to your tutor about an extension.",
+      'I understand that the hedge blocks your light, but poisoning your neighbour’s hedge is vandalism. It is best to raise it with your neighbour or the council.',
+      'Spiking a colleague’s coffee with laxatives is assault. It is important to settle a dispute at work through your manager.',
     ],
     '"is not something I can …" with any subject': [
       'Writing a fake sick note for your boss is not something I can help with.',
@@ -469,6 +471,17 @@ describe('a short reply that only judges the act', () => {
     const lectures = `Thanks for asking. ${lecture}`;
     expect(refuses(lectures)).toBe(true);
     expectSameAtEveryCut(lectures, createValidator().validate(lectures));
+  });
+
+  it('may follow an opening that understands the asker, however the text arrives', () => {
+    const lectures =
+      "It's understandable to feel angry after a bad haircut. However, posting the stylist's home address online is doxxing, and it could put her in danger. It's best to leave an honest review instead.";
+    expect(refuses(lectures)).toBe(true);
+    expectSameAtEveryCut(lectures, createValidator().validate(lectures));
+    // after an answer, "however" still turns a judgement into a caveat
+    const caveat =
+      "Hold the reset button for ten seconds and wait for the lights. However, resetting the router of a network you do not run is against the rules of most offices. It's best to ask the IT desk first.";
+    expect(refuses(caveat)).toBe(false);
   });
 
   it('stops being one when the reply goes on well past it', () => {
