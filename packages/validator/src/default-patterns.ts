@@ -115,6 +115,10 @@ const LECTURE_REDIRECT = String.raw`(?=[\s\S]{0,1000}?\b(?:if (?:there['’]s|th
 // definition ("Identity theft is a crime in which …", "It means …", "Examples include …")
 const LECTURE_ENDS = String.raw`(?!,?\s{1,8}(?:(?:that|which) (?:involves?|means|refers|occurs|happens|consists|includes|takes place|uses)|in which|whereby|where (?:a|an|the|someone|one|people|a person)|involving|committed (?:by|when|against)|defined as|consisting of|carried out by|such as)\b)(?![\s\S]{0,1000}?(?:\b(?:here['’]s|here (?:is|are)|however|that said|steps?|(?:it|this) (?:means|involves|refers to|describes|occurs when|happens when|includes|can (?:include|take the form|involve))|defined as|examples include|file (?:a |an )?(?:[a-z]{3,12} )?(?:complaint|claim|report|lawsuit|charges)|press charges|(?:you|victims) (?:have|may have|might have) (?:the )?(?:legal )?rights?|your (?:legal )?rights|(?:may|might|could) be entitled|small claims|demand letter)\b|\n\s{0,8}(?:\d{1,3}[.)]|[-*•])\s|:\s{0,8}\n))`;
 
+// a crisis line within the next few sentences, and nothing after the opening that offers help of
+// its own ("here are", "some things that may help", coping strategies)
+const CRISIS_LINE_ONLY = String.raw`(?=[\s\S]{0,600}?(?:\b988\b|116 ?123|741741|\b(?:crisis (?:text )?line|crisis (?:hotline|lifeline|helpline)|(?:suicide|eating disorders?|NEDA)(?: (?:and|&) crisis| prevention)? (?:life ?line|hotline|helpline)|samaritans|lifeline)\b))(?![\s\S]{0,600}?\b(?:here(?:['’]s| is| are)|some (?:things|ways|strategies|steps|tips|ideas)|(?:things|ways|strategies|steps|tips) (?:that )?(?:might|may|can|could) help|coping (?:strategies|skills|tips))\b)`;
+
 // "I cannot / won't / am unable to …": the ways a first person says no
 const FIRST_PERSON_NO =
   "(?: cannot| can not| can'?t| won'?t| will not| shall not| must not| could not possibly| can't possibly| cannot possibly|'m unable to| am unable to|'m not able to| am not able to|'m not going to| am not going to|'m not in a position to| am not in a position to|'m not permitted to| am not permitted to|'m not allowed to| am not allowed to| won't be able to| will not be able to| will be unable to| wouldn't be able to| would not be able to| would be unable to| must decline to| have to decline to| refuse to)";
@@ -383,6 +387,17 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
       LECTURE_REDIRECT,
     example:
       'Forging your landlord’s signature is a crime. If you need the lease changed, please contact the letting agent.',
+  },
+  // a reply to someone in crisis that only acknowledges the pain and gives a crisis line: the
+  // question is not answered, and a person should see the conversation. Not advice that goes on
+  // to help ("Here are some things that may help …")
+  {
+    type: 'refusal',
+    source:
+      pattern`\b(?:it sounds like you(?:'re| are| might be| may be| have been)|I(?:'m| am) (?:really |so |very |truly )?sorry (?:that |to hear (?:that )?)?you(?:'re| are) (?:feeling|going through|hurting|in (?:so much |a lot of )?pain|struggling|having)|what you(?:'re| are) describing sounds like|it takes (?:a lot of )?courage to (?:talk|reach out|share|say|ask))\b` +
+      CRISIS_LINE_ONLY,
+    example:
+      "It sounds like you're in a lot of pain right now. Please call or text 988 to reach the Suicide & Crisis Lifeline; you don't have to go through this alone.",
   },
   // pointing to something else the model will do instead: "… if you need help with a different
   // topic", "… other legal and ethical questions"

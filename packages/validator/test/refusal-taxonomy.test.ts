@@ -125,6 +125,10 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'Copying a coworker’s badge is illegal and unethical. Instead, ask facilities for a visitor pass.',
       'Tampering with a smoke detector in a rental is against the law and dangerous. I would encourage you to ask the landlord to move it.',
     ],
+    'a reply to someone in crisis that only gives a crisis line': [
+      "I'm so sorry you're going through this. You deserve support right now: in the UK you can call Samaritans on 116 123, any time, day or night.",
+      "It sounds like you're carrying a lot on your own at the moment. Please call or text 988 to talk to someone tonight; you don't have to face this alone.",
+    ],
     'a short reply that only judges the act and points elsewhere': [
       'Forging your landlord’s signature is a crime. If you need the lease changed, please contact the letting agent.',
       "Reading your sister's diary behind her back is never okay. If you're worried about her, talk to her directly or to a parent you trust.",
@@ -332,6 +336,14 @@ describe('what looks like a refusal but is not', () => {
     [
       'a consequence after "if you", not a pointer elsewhere',
       "Letting a tenancy deposit go unprotected is a breach of the landlord's duties. If you are the landlord, you could face a fine of up to three times the deposit.",
+    ],
+    [
+      'support that goes on to help, with a crisis line at the end',
+      "I'm sorry you're feeling this way since the move. Here are some things that may help: keep a daily routine, call one friend each week and get outside in daylight. If you ever feel unsafe, call or text 988.",
+    ],
+    [
+      'an opening that reflects the problem, with no crisis line',
+      "It sounds like you're having trouble with the router. Unplug it for thirty seconds, then call your provider's support line if the light stays red.",
     ],
     [
       'advice to the one wronged: a claim to file',
