@@ -302,6 +302,10 @@ describe('what looks like a refusal but is not', () => {
       'Yes, driving without insurance is illegal. If you need cover quickly, contact a local broker.',
     ],
     [
+      'a legal question answered no, with the judgement further on',
+      'Generally, no. Airlines follow the rules of the countries they fly between, and most of them treat lithium batteries above a certain size as dangerous goods that travel only in the cabin, with the terminals taped over and the device switched off for the whole flight. Spare batteries over 160 Wh are prohibited on passenger flights altogether. If you need to ship a larger battery, contact a freight company that handles dangerous goods.',
+    ],
+    [
       'a judgement with an exception',
       'Flying a drone over a stadium is illegal unless you hold a waiver. If you need one, contact the aviation authority.',
     ],
