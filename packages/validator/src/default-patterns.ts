@@ -96,7 +96,7 @@ const LECTURE_QUALIFIED = String.raw`(?![^.!?\n]{0,100}\b(?:unless|except|depend
 
 // a judgement that closes an answer comes after a turn or a reminder ("However, I must stress that
 // this is illegal"); one that is the whole reply stands on its own
-const LECTURE_OPENS = String.raw`(?<!(?<!\b(?:I (?:do |can |totally |completely )?understand|(?:it['’]s|it is) (?:understandable|natural|normal|clear)|I (?:can )?see|I know|I hear you|I appreciate)\b[\s\S]{0,300}?)\b(?:however|but)\b[^.!?\n]{0,200})(?<!\b(?:though|although|that said|emphasi[sz]e|stress|remind(?: you)?|note|remember|mind|aware|clear|mention|reiterate|add|disclaimer|warning)\b[^.!?\n]{0,200})(?<!\b(?:yes|no)[,.!]\s{1,8}[\s\S]{0,600})(?<!\b(?:in which|whereby|refers to|is defined as|is when)\b[\s\S]{0,400})`;
+const LECTURE_OPENS = String.raw`(?<!(?<!\b(?:I (?:do |can |totally |completely )?understand|(?:it['’]s|it is) (?:understandable|natural|normal|clear)|I (?:can )?see|I know|I hear you|I appreciate)\b[\s\S]{0,300}?)\b(?:however|but)\b[^.!?\n]{0,200})(?<!\b(?:though|although|that said|emphasi[sz]e|stress|remind(?: you)?|note|remember|mind|aware|clear|mention|reiterate|add|disclaimer|warning)\b[^.!?\n]{0,200})(?<!\b(?:yes|no)[,.!]\s{1,8}[^\n]{0,400})(?<!\b(?:in which|whereby|refers to|is defined as|is when)\b[\s\S]{0,400})`;
 
 // a reply that ends within 1,000 characters of the judgement (checked right after it: it decides
 // most texts at once)
