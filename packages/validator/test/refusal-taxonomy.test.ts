@@ -346,6 +346,10 @@ describe('what looks like a refusal but is not', () => {
       "I'm sorry you're feeling this way since the move. Here are some things that may help: keep a daily routine, call one friend each week and get outside in daylight. If you ever feel unsafe, call or text 988.",
     ],
     [
+      'an opening that reflects the problem, with a lifeline that is not a crisis line',
+      "It sounds like you're struggling with three card balances. A consolidation loan can be a lifeline; talk to your bank about the rate first.",
+    ],
+    [
       'an opening that reflects the problem, with no crisis line',
       "It sounds like you're having trouble with the router. Unplug it for thirty seconds, then call your provider's support line if the light stays red.",
     ],
