@@ -1,5 +1,5 @@
 import { checkSync } from 'recheck';
-import { DEFAULT_PATTERNS } from './default-patterns.js';
+import { type BuiltInRegion, DEFAULT_PATTERNS } from './default-patterns.js';
 import { ValidatorError, ValidatorErrorCode } from './errors.js';
 import { analysePattern, type Trigger } from './regex-analysis.js';
 import {
@@ -17,7 +17,7 @@ export interface CompiledPattern {
   type: SignalType;
   weight: number;
   /** `late`: counts only past the opening (built-in patterns only). */
-  region: PatternRegion | 'late';
+  region: BuiltInRegion;
   /** Finds the first match from `lastIndex` on (global). */
   search: RegExp;
   /** Matches only at `lastIndex` (sticky). */
@@ -84,7 +84,7 @@ interface PatternSpec {
   source: string;
   flags: string;
   weight: number;
-  region: PatternRegion | 'late';
+  region: BuiltInRegion;
   custom: boolean;
   label: string;
 }

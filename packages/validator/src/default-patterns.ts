@@ -1,6 +1,9 @@
 import type { PatternRegion, SignalType } from './types.js';
 
 /** A built-in pattern: a regular expression, its signal type, and a weight when it is a weak cue. */
+/** Where a built-in pattern counts: a public region, or `late`, only past the opening. */
+export type BuiltInRegion = PatternRegion | 'late';
+
 export interface PatternDefinition {
   type: SignalType;
   /** Regular-expression source, compiled case-insensitively. */
@@ -11,7 +14,7 @@ export interface PatternDefinition {
    * Where the pattern counts; refusal patterns count only in the opening by default. `late`: only
    * past the opening (a built-in region, for what follows an answer).
    */
-  region?: PatternRegion | 'late';
+  region?: BuiltInRegion;
   /** A response the pattern fires on; tests check every pattern against its example. */
   example: string;
 }

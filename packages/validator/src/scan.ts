@@ -213,6 +213,12 @@ function nextLeadStart(layout: Layout, position: number): number {
   return voices.starts[voices.sectionOf(position) + 1] ?? Number.POSITIVE_INFINITY;
 }
 
+/** Whether `position` is in the pattern's region: the opening for `lead`, past it for `late`. */
+function inRegion(pattern: CompiledPattern, layout: Layout, position: number): boolean {
+  if (pattern.region === 'anywhere') return true;
+  return inLead(layout, position) === (pattern.region === 'lead');
+}
+
 /**
  * Whether a counting match marks its voice as one that refuses: a voice refuses in its own opening,
  * so a refusal read anywhere marks it only from there.
@@ -393,8 +399,7 @@ function counts(
   layout: Layout,
 ): boolean {
   const leadStart = layout.leadStart;
-  if (pattern.region === 'lead' && !inLead(layout, position)) return false;
-  if (pattern.region === 'late' && inLead(layout, position)) return false;
+  if (!inRegion(pattern, layout, position)) return false;
   // the draft is the user's text to send, not the model speaking
   if (layout.draftFrom !== undefined && position > layout.draftFrom) return false;
   if (position > 0) {
@@ -554,8 +559,8 @@ export class Scanner {
         section ??= layout.voices.sectionOf(position);
         if (this.refusalSections.has(section)) continue;
       }
-      if (pattern.region === 'lead' && !inLead(layout, position)) continue;
-      if (pattern.region === 'late' && inLead(layout, position)) continue;
+      // checked before the pattern runs, to save running it; counts() checks it for the reference
+      if (!inRegion(pattern, layout, position)) continue;
       const sticky = pattern.sticky;
       sticky.lastIndex = position - offset;
       const match = sticky.exec(buffer);
