@@ -162,23 +162,29 @@ const ANSWER_FIRST = [
   'If it rains, the garage holds twenty people once the bikes are moved.',
 ].join('\n');
 
-// a line's first word, where a part declined after the answer is read
-const LINE_START = String.raw`(?<![^\n])\b`;
-
-// what may open that line before the no: "However,", "As for the letter,", "Sorry, but"
-const PART_OPENING = String.raw`(?:(?:(?:however|unfortunately|as for [^.!?\n]{1,60}?|regarding [^.!?\n]{1,60}?|when it comes to [^.!?\n]{1,60}?)(?:[,:]| ?[—–-])|(?:I'm sorry|sorry|I apologi[sz]e)[,\s]{1,9}but) )?`;
+// what may open that line before the no: a turn ("However,", "But", "**A note on the rest:**"), the
+// part it is about ("As for the letter,", "On the second question:", "For the poster —"), then an
+// apology or a reminder of what the model is ("Sorry, but", "I'm afraid", "As an AI,")
+// (read behind the no, so the prefilter stops at the no, not at every "for" or "on"); the no opens
+// its line or follows one of these there
+const PART_OPENING = String.raw`(?<=(?<![^\n])(?:(?:(?:however|unfortunately|but|that said|that being said|sadly|regrettably|one (?:thing|caveat|note|limit)[^.!?\n]{0,40}?:|\*\*[^*\n]{1,60}\*\*:?|(?:as for|as to|regarding|concerning|about|on|for|with|when it comes to|in terms of|turning to) [^.!?\n]{1,60}?(?:[,:]| ?[—–-]))[,]? )?(?:(?:I'm sorry|sorry|I apologi[sz]e)[,\s]{1,9}but |I(?:'m| am) afraid (?:that )?|(?:I(?:'m| am) (?:just |only )?an AI(?: language model| model| assistant)?,? and|as an AI(?: language model| model| assistant)?,) )?)?)`;
 
 // the plainest of the first-person noes, for a no read past the opening ("I will …" and "I have …",
 // the openings of the others, are too common in answers to read from)
 const PART_NO =
-  "(?: cannot| can not| can'?t| won'?t| will not| should not|'m unable to| am unable to|'m not able to| am not able to|'m not going to| am not going to| must decline to| refuse to)";
+  "(?: cannot| can not| can'?t| won'?t| will not| should not|'m unable to| am unable to|'m not able to| am not able to|'m not going to| am not going to|'m not in a position to| am not in a position to| won't be able to| will not be able to| wouldn't be able to| would not be able to|'d rather not| would rather not| must decline to| have to decline to| refuse to)";
 
-// what a refusal of one part withholds: something given, written or done for the reader
-const PART_VERB = String.raw`(?:help (?:you )?(?:to )?(?!(?:${HELP_IDIOMS})\b)[a-z]{2,20}|help(?= ?[.!,;])|add|post|identify|assist(?: you)?(?: with)?|provide|write|create|generate|give|share|offer|draft|compose|produce|supply|fulfil{1,2}|comply|do (?:that|this|it)|go into|explain how|describe how|detail|include|access|look up|browse|retrieve|send|book|monitor|track|contact|email|schedule|make (?:(?:phone )?calls|reservations|bookings|appointments|purchases)|set (?:up )?(?:reminders|alarms|alerts)|check (?:your|real-time|live|current|whether|if|which))\b`;
+// what a refusal of one part withholds: any verb but an idiom or one that bounds the answer's
+// scope or certainty ("I can't cover every case", "I can't vouch for that shop", "I can't rule it
+// out"), and not "be", "have" or "get", which a first person uses of itself ("I won't be home"). A
+// limit the answer works around in the same sentence ("I can't see your settings, so start with the
+// first fix") or one about the reader's own case ("I can't predict the market in your specific
+// area") is a caveat
+const PART_VERB = String.raw`(?:help (?:you )?(?:to )?(?!(?:${HELP_IDIOMS})\b)[a-z]{2,20}|help(?= ?[.!,;])|(?!(?:(?:cover|list|include|name|mention|address|explain|describe|detail|summari[sz]e|go (?:over|through|into)|fit|answer)\s{1,8}(?:all|every|each|everything|them all|it all|(?:the )?(?:whole|entire|full))|speak to|vouch|rule (?:out|it out|them out)|do (?:it |them |this |that )?justice|be|have|get|go|feel|see (?:why|how|the (?:appeal|point|harm|logic))|pretend|(?:really |honestly )?say (?:for sure|with certainty|which|whether)|tell you (?:which|whether|if|how|exactly|for (?:sure|certain))|[a-z]{2,20}(?: (?:up|out|in|into|on|off|over|through|down|back))? (?:every|all of|everything|each and every)|[a-z]{2,20}\b[^.!?\n]{0,50}\b(?:for|in|of|about) your (?:specific|particular|exact|individual|own)\b|[a-z]{2,20}\b[^.!?\n]{0,60}(?:,| —| -) so\b(?! I (?:can't|cannot|won't|will not|am unable|'m unable|am not able|'m not able)\b))\b)[a-z]{2,20}(?: (?:up|out|in|into|on|off|over|through|down|back)\b)?)\b`;
 
 // "I can't give you an exact figure", "I can't provide medical advice", "… veterinary advice": a
 // hedge or a disclaimer (advice of a kind, named by its adjective, is a professional's to give)
-const NOT_A_HEDGE = String.raw`(?!\s{1,8}(?:you\s{1,8})?(?:(?:a|an|any)\s{1,8})?(?:definitive|exact|precise|accurate|complete|100|up|medical|legal|financial|tax|investment|professional|personal|personali[sz]ed|individuali[sz]ed|specific|tailored|official|[a-z]{2,16}(?:ary|al|ic|ed)\s{1,8}(?:advice|guidance|opinions?|diagnos[ie]s))\b)`;
+const NOT_A_HEDGE = String.raw`(?!\s{1,8}(?:you\s{1,8})?(?:(?:a|an|any)\s{1,8})?(?:definitive|exact|precise|accurate|complete|100|up|medical|legal|financial|tax|investment|professional|personal(?=\s{1,8}(?:[a-z]{2,16}\s{1,8})?(?:advice|guidance|opinions?|recommendations?|views?|experiences?|preferences?)\b)|personali[sz]ed|individuali[sz]ed|specific|tailored|official|[a-z]{2,16}(?:ary|al|ic|ed)\s{1,8}(?:advice|guidance|opinions?|diagnos[ie]s))\b)`;
 
 /** The built-in pattern set. Each one starts with a literal word, which the scanner relies on. */
 export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
@@ -447,18 +453,14 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   {
     type: 'refusal',
     region: 'late',
-    source:
-      LINE_START +
-      pattern`${PART_OPENING}I${PART_NO}${ADVERB} (?:help you |assist you )?${NOT_A_REFUSAL_VERB}${PART_VERB}${NOT_A_HEDGE}`,
+    source: pattern`${PART_OPENING}I${PART_NO}${ADVERB} (?:help you |assist you )?${NOT_A_REFUSAL_VERB}${PART_VERB}${NOT_A_HEDGE}`,
     example: `${ANSWER_FIRST}\n\nAs for the second letter, I cannot write it for you.`,
   },
   // … or declining it in other words: discomfort, "I must decline.", "that's not something I can …"
   {
     type: 'refusal',
     region: 'late',
-    source:
-      LINE_START +
-      pattern`${PART_OPENING}(?:I (?:do not|don't) feel comfortable [a-z]{2,20}ing|I must (?:respectfully |politely )?decline(?= ?[.!;,]| ?$)|(?:that|this)(?:'s| is) not something I(?: can| will| am able to|'m able to)? (?:help with|provide|share|do|write|create|give|assist with)\b)`,
+    source: pattern`${PART_OPENING}(?:I(?: (?:do not|don't) feel|'m not| am not) (?:entirely |really |quite |totally )?comfortable [a-z]{2,20}ing|I must (?:respectfully |politely )?decline(?= ?[.!;,]| ?$)|(?:that|this)(?:'s| is) not something I(?: can| will| am able to|'m able to)? (?:help with|provide|share|do|write|create|give|assist with)\b)`,
     example: `${ANSWER_FIRST}\n\nAs for the fake booking confirmation, I must decline.`,
   },
   // … or a line, after the answer, saying what the model cannot reach for the rest ("Unfortunately,
@@ -466,9 +468,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   {
     type: 'refusal',
     region: 'late',
-    source:
-      LINE_START +
-      pattern`(?:(?:unfortunately|please note(?: that)?|just so you know),? )?I (?:don't|do not) have (?:access to|the ability to|a way to) (?:your|real-time|live|current|up-to-date|external|personal|private|anyone's|other people's)\b`,
+    source: pattern`${PART_OPENING}(?:(?:please note(?: that)?|just so you know),? )?I (?:don't|do not) have (?:(?:access to|the ability to|a way to) (?:your|real-time|live|current|up-to-date|external|personal|private|anyone's|other people's)|(?:any )?(?:memory|memories|record|recollection) of (?:our|your|past|previous|earlier|prior|other)|the ability to (?:browse|search|see|view|open|send|post|call|access|remember|log|connect|make|book|check|look)|(?:internet|web|network) access)\b`,
     example: `${ANSWER_FIRST}\n\nUnfortunately, I don’t have access to your calendar, so I can’t book the hall.`,
   },
   // the first-person no in Spanish, Portuguese, Italian, French and German ("Lo siento, pero no

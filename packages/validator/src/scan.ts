@@ -157,17 +157,41 @@ export interface Layout {
 /** How long an opening line may be and still announce a draft. */
 export const MAX_DRAFT_INTRO = 300;
 
-// "Sure! Here's a warm email you can send:", "Here is a resignation letter:": what follows is a
-// text written for the user to send or read out, in its own voice
-const DRAFT_INTRO =
-  /^(?:(?:sure|certainly|of course|absolutely|okay|ok|great|here you go)[!,.]?\s*)?here(?:['’]s| is| are)\b[^\n]{0,160}?\b(?:e-?mails?|letters?|messages?|notes?|texts?|repl(?:y|ies)|poems?|stories|story|dialogues?|scenes?|scripts?|toasts?|speech(?:es)?|translations?|drafts?|posts?|captions?|announcements?|cards?|memos?|templates?|versions?)\b[^\n]{0,120}:\s*$/i;
+// "Sure! Here's a warm email you can send:", "Love that idea! Here is a toast for your sister's
+// wedding:": what follows is a text written for the user to send or read out, in its own voice. The
+// piece must be what "here is" hands over, a few words on ("Here are tips for writing a letter"
+// hands over tips), and not a word that describes another thing ("a draft strategy", "posts a week")
+const DRAFT_NOUNS = String.raw`(?:e-?mails?|letters?|messages?|notes?|texts?|repl(?:y|ies)|poems?|stories|story|tales?|fables?|dialogues?|scenes?|scripts?|monologues?|lyrics|songs?|verses?|raps?|ballads?|odes?|sonnets?|haikus?|limericks?|lullab(?:y|ies)|toasts?|speech(?:es)?|eulog(?:y|ies)|vows|prayers?|translations?|drafts?|posts?|tweets?|captions?|announcements?|invitations?|cards?|memos?|bios?|blurbs?|pitch(?:es)?|templates?|versions?)`;
+const DRAFT_INTRO = new RegExp(
+  String.raw`^(?:[^\n]{0,200}?[.!?]\s+)?(?:(?:sure|certainly|of course|absolutely|okay|ok|great|here you go)[!,.]?\s*)?here(?:['’]s| is| are)\s+(?:(?!(?:for|on|about|to|of|with|in|from|into|how|what|why|when|where|that|which)\b)[^\s]+\s+){0,5}?` +
+    DRAFT_NOUNS +
+    String.raw`(?=\s*(?:$|[:,.!;(—–-]|(?:you|that|which|for|to|in|from|of|with|I|about|on|by|as|and|she|he|they|we|between|among|where|featuring|starring|told|addressed|written|explaining|asking|announcing|telling|inviting|thanking|declining|saying|celebrating|honou?ring|based|inspired|designed|titled|called|set)\b))`,
+  'i',
+);
+
+// a response that is itself the letter or email: "Subject: …" or "Dear Ms. Patel," on its first line
+const LETTER_OPENING = /^(?:\*\*)?subject(?:\*\*)?:\s*\S|^dear\s(?!user\b)[^\n]{1,40},\s*$/i;
+
+// after a draft, the model declining another part of the request: it names the part or turns from
+// the draft, and withholds what a writer hands over ("As for the customer list, I'm unable to
+// provide …", "However, I cannot assist with changing the invoice"); a letter's own no ("However, I
+// won't be able to attend") does neither
+const AFTER_DRAFT_NO =
+  /(?:(?:as for|regarding|when it comes to|however|that said)[^\n]{0,80}?[,:—–-]?\s{1,8})?(?:(?:I['’]m sorry|sorry|I apologi[sz]e),?\s{1,8}but\s{1,8})?I(?: cannot| can['’]t| can not|['’]m unable to| am unable to|['’]m not able to| am not able to| won['’]t| will not| must decline to)(?:\s{1,8}(?:help you|assist you))?\s{1,8}(?:provide|assist|include|write|create|generate|draft|compose|produce|supply|fabricate|alter|look up)\b/iy;
+
+/** Whether the text at `local` of `buffer` declines a part of the request after a draft. */
+function declinesAfterDraft(buffer: string, local: number): boolean {
+  AFTER_DRAFT_NO.lastIndex = local;
+  return AFTER_DRAFT_NO.test(buffer);
+}
 
 /**
  * Where the draft starts when `line` (the response's first line, from its first non-blank
  * character up to its line break at `end`) announces one.
  */
 export function draftAfter(line: string, end: number): number | undefined {
-  return line.length <= MAX_DRAFT_INTRO && DRAFT_INTRO.test(line) ? end : undefined;
+  if (line.length > MAX_DRAFT_INTRO) return undefined;
+  return DRAFT_INTRO.test(line) || LETTER_OPENING.test(line) ? end : undefined;
 }
 
 /** The draft start of a whole text (see {@link Layout.draftFrom}). */
@@ -400,8 +424,15 @@ function counts(
 ): boolean {
   const leadStart = layout.leadStart;
   if (!inRegion(pattern, layout, position)) return false;
-  // the draft is the user's text to send, not the model speaking
-  if (layout.draftFrom !== undefined && position > layout.draftFrom) return false;
+  // the draft is the user's text to send, not the model speaking, unless a part declined after it
+  // turns to the reader about the request
+  if (
+    layout.draftFrom !== undefined &&
+    position > layout.draftFrom &&
+    !(pattern.region === 'late' && declinesAfterDraft(buffer, position - offset))
+  ) {
+    return false;
+  }
   if (position > 0) {
     const before = buffer[position - 1 - offset];
     // a quotation mark that opens the whole response does not make it a quotation

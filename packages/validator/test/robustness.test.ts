@@ -50,7 +50,8 @@ describe('robustness', () => {
     const text = '```\n~~~\nI cannot help\n'.repeat(500_000);
     const started = performance.now();
     const result = validator.validate(text);
-    expect(result.signals.map((signal) => signal.type)).toEqual(['refusal']);
+    // read in the opening and again past it: refusals only
+    expect(new Set(result.signals.map((signal) => signal.type))).toEqual(new Set(['refusal']));
     expect((performance.now() - started) / 1000).toBeLessThan(10);
     const stream = validator.stream();
     for (let index = 0; index < text.length; index += 65_536) {
