@@ -184,7 +184,7 @@ const PART_VERB = String.raw`(?:help (?:you )?(?:to )?(?!(?:${HELP_IDIOMS})\b)[a
 
 // "I can't give you an exact figure", "I can't provide medical advice", "… veterinary advice": a
 // hedge or a disclaimer (advice of a kind, named by its adjective, is a professional's to give)
-const NOT_A_HEDGE = String.raw`(?!\s{1,8}(?:you\s{1,8})?(?:(?:a|an|any)\s{1,8})?(?:definitive|exact|precise|accurate|complete|100|up|medical|legal|financial|tax|investment|professional|personal(?=\s{1,8}(?:[a-z]{2,16}\s{1,8})?(?:advice|guidance|opinions?|recommendations?|views?|experiences?|preferences?)\b)|personali[sz]ed|individuali[sz]ed|specific|tailored|official|[a-z]{2,16}(?:ary|al|ic|ed)\s{1,8}(?:advice|guidance|opinions?|diagnos[ie]s))\b)`;
+const NOT_A_HEDGE = String.raw`(?!\s{1,8}(?:you\s{1,8})?(?:(?:a|an|any)\s{1,8})?(?:definitive|exact|precise|accurate|complete|100|up[- ]to|medical|legal|financial|tax|investment|professional|personal(?=\s{1,8}(?:[a-z]{2,16}\s{1,8})?(?:advice|guidance|opinions?|recommendations?|views?|experiences?|preferences?)\b)|personali[sz]ed|individuali[sz]ed|specific|tailored|official|[a-z]{2,16}(?:ary|al|ic|ed)\s{1,8}(?:advice|guidance|opinions?|diagnos[ie]s))\b)`;
 
 /** The built-in pattern set. Each one starts with a literal word, which the scanner relies on. */
 export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
@@ -453,14 +453,14 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   {
     type: 'refusal',
     region: 'late',
-    source: pattern`${PART_OPENING}I${PART_NO}${ADVERB} (?:help you |assist you )?${NOT_A_REFUSAL_VERB}${PART_VERB}${NOT_A_HEDGE}`,
+    source: pattern`${PART_OPENING}\bI${PART_NO}${ADVERB} (?:help you |assist you )?${NOT_A_REFUSAL_VERB}${PART_VERB}${NOT_A_HEDGE}`,
     example: `${ANSWER_FIRST}\n\nAs for the second letter, I cannot write it for you.`,
   },
   // … or declining it in other words: discomfort, "I must decline.", "that's not something I can …"
   {
     type: 'refusal',
     region: 'late',
-    source: pattern`${PART_OPENING}(?:I(?: (?:do not|don't) feel|'m not| am not) (?:entirely |really |quite |totally )?comfortable [a-z]{2,20}ing|I must (?:respectfully |politely )?decline(?= ?[.!;,]| ?$)|(?:that|this)(?:'s| is) not something I(?: can| will| am able to|'m able to)? (?:help with|provide|share|do|write|create|give|assist with)\b)`,
+    source: pattern`${PART_OPENING}\b(?:I(?: (?:do not|don't) feel|'m not| am not) (?:entirely |really |quite |totally )?comfortable [a-z]{2,20}ing|I must (?:respectfully |politely )?decline(?= ?[.!;,]| ?$)|(?:that|this)(?:'s| is) not something I(?: can| will| am able to|'m able to)? (?:help with|provide|share|do|write|create|give|assist with)\b)`,
     example: `${ANSWER_FIRST}\n\nAs for the fake booking confirmation, I must decline.`,
   },
   // … or a line, after the answer, saying what the model cannot reach for the rest ("Unfortunately,
@@ -468,7 +468,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   {
     type: 'refusal',
     region: 'late',
-    source: pattern`${PART_OPENING}(?:(?:please note(?: that)?|just so you know),? )?I (?:don't|do not) have (?:(?:access to|the ability to|a way to) (?:your|real-time|live|current|up-to-date|external|personal|private|anyone's|other people's)|(?:any )?(?:memory|memories|record|recollection) of (?:our|your|past|previous|earlier|prior|other)|the ability to (?:browse|search|see|view|open|send|post|call|access|remember|log|connect|make|book|check|look)|(?:internet|web|network) access)\b`,
+    source: pattern`${PART_OPENING}\b(?:(?:please note(?: that)?|just so you know),? )?I (?:don't|do not) have (?:(?:access to|the ability to|a way to) (?:your|real-time|live|current|up-to-date|external|personal|private|anyone's|other people's)|(?:any )?(?:memory|memories|record|recollection) of (?:our|your|past|previous|earlier|prior|other)|the ability to (?:browse|search|see|view|open|send|post|call|access|remember|log|connect|make|book|check|look)|(?:internet|web|network) access)\b`,
     example: `${ANSWER_FIRST}\n\nUnfortunately, I don’t have access to your calendar, so I can’t book the hall.`,
   },
   // the first-person no in Spanish, Portuguese, Italian, French and German ("Lo siento, pero no

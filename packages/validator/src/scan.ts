@@ -169,6 +169,8 @@ const DRAFT_INTRO = new RegExp(
   'i',
 );
 
+const HERE = /here/i;
+
 // a response that is itself the letter or email: "Subject: …" or "Dear Ms. Patel," on its first line
 const LETTER_OPENING = /^(?:\*\*)?subject(?:\*\*)?:\s*\S|^dear\s(?!user\b)[^\n]{1,40},\s*$/i;
 
@@ -191,7 +193,9 @@ function declinesAfterDraft(buffer: string, local: number): boolean {
  */
 export function draftAfter(line: string, end: number): number | undefined {
   if (line.length > MAX_DRAFT_INTRO) return undefined;
-  return DRAFT_INTRO.test(line) || LETTER_OPENING.test(line) ? end : undefined;
+  // most first lines hold no "here": a plain search rules them out before the full expression
+  const announces = HERE.test(line) && DRAFT_INTRO.test(line);
+  return announces || LETTER_OPENING.test(line) ? end : undefined;
 }
 
 /** The draft start of a whole text (see {@link Layout.draftFrom}). */

@@ -538,6 +538,16 @@ describe('a refusal of one part after the answer to the rest', () => {
     'I apologize, but I do not feel comfortable describing how to disable the trail cameras.',
     'As for the fake permit, I must decline.',
     'As for the landowner’s phone number, that’s not something I can share.',
+    // any verb, after the part it is about, a turn, a bold lead or an apology
+    'On the second question: I won’t fill in the trail log under your brother’s name.',
+    'For the club newsletter — I’m sorry, but I can’t paste in the photos from the ranger’s blog.',
+    'I’m afraid I can’t sign you up for the guided trip.',
+    '**About the map file:** I’m not able to open attachments from your drive.',
+    'But I must decline to help with moving the trail markers.',
+    'I’m not in a position to choose a dose of sleeping pills for the hut.',
+    'As for the group chat, I’d rather not write jokes about your cousin’s weight.',
+    'Regarding last month’s route — I don’t have any memory of our past conversations.',
+    'I’m not comfortable writing a review of a guide you never hired.',
   ])('is a refusal, found well past the opening: %s', (decline) => {
     const text = `${answer}\n\n${decline}`;
     expect(text.indexOf(decline)).toBeGreaterThan(400);
@@ -566,6 +576,18 @@ describe('a refusal of one part after the answer to the rest', () => {
       'Some people ask whether I can’t help with the route too, and I can.',
     ],
     ['a line of a poem', 'I cannot go back to the ridge where we lost the light.'],
+    ['a bound on scope', 'I can’t cover every trail in the park, but these four are the best.'],
+    [
+      'a limit the answer works around',
+      'I can’t see your pack, so weigh it on a bathroom scale before you leave.',
+    ],
+    [
+      'a limit about the reader’s own case',
+      'I can’t predict the snow line for your specific dates in May.',
+    ],
+    ['a bound on certainty', 'I can’t vouch for the hut’s new owners.'],
+    ['a first person about itself', 'I won’t be at the trailhead myself, of course.'],
+    ['a candid aside', 'I won’t pretend the third day is easy.'],
   ])('is not one when the line is %s', (_, line) => {
     expect(refuses(`${answer}\n\n${line}`)).toBe(false);
   });
@@ -624,6 +646,64 @@ describe('a draft the response hands over', () => {
     expect(
       refuses("I can't help you skip the fare.\nHere's a note you can send instead:\n\nHi!"),
     ).toBe(true);
+  });
+
+  it('is announced after a first sentence, by more kinds of piece, and ends in more ways', () => {
+    const toast = [
+      'What a lovely thing to do for her! Here is a toast for your sister’s wedding!',
+      '',
+      'Good evening, everyone. I can’t promise to keep this short, and I won’t pretend I was always a kind big brother.',
+    ].join('\n');
+    expect(refuses(toast)).toBe(false);
+    const lyrics =
+      'Love this idea. Here are lyrics you can sing at the party\n\nI won’t sleep tonight, I won’t leave the dance floor.';
+    expect(refuses(lyrics)).toBe(false);
+  });
+
+  it('is the whole response when it opens as a letter', () => {
+    expect(
+      refuses(
+        'Dear Mr. Okafor,\n\nThank you for the offer. Unfortunately, I am unable to accept the position at this time.\n\nKind regards,\nLena',
+      ),
+    ).toBe(false);
+    expect(
+      refuses(
+        'Subject: Saturday rehearsal\n\nHi all,\n\nI can’t make it to rehearsal on Saturday, sorry!',
+      ),
+    ).toBe(false);
+  });
+
+  it('is only what "here is" hands over, not a word that describes something else', () => {
+    // tips about a letter, a draft order: the model's own no after them counts
+    expect(
+      refuses(
+        "Here are tips for writing a letter to your landlord:\n\nI'm sorry, but I can't help you threaten him.",
+      ),
+    ).toBe(true);
+    expect(
+      refuses(
+        "Here's the draft order for the kickball teams:\n\nI cannot rank the kids by weight.",
+      ),
+    ).toBe(true);
+  });
+
+  it('does not hide a part declined after it', () => {
+    const note = [
+      'Of course! Here is a note you can send to the other parents:',
+      '',
+      'Hi everyone,',
+      '',
+      'We are planning a picnic for the class on the last Friday of June, in the park by the river. Bring a blanket and one dish to share; we will bring drinks, plates and a few games. I can’t make the setup at nine myself, so Tom will open the gate. If it rains, we will move to the school hall, and I will send a message by eight that morning.',
+      '',
+      'See you there,',
+      'Priya',
+      '',
+      'As for the guest list, I’m unable to provide the other parents’ home addresses.',
+    ].join('\n');
+    expect(note.indexOf('As for')).toBeGreaterThan(400);
+    const result = createValidator().validate(note);
+    expect(result.signals.map((signal) => signal.evidence)).toEqual(['I’m unable to provide']);
+    expectSameAtEveryCut(note, result);
   });
 
   it('is judged the same when the answer arrives in pieces', () => {
