@@ -174,15 +174,18 @@ const HERE = /here/i;
 // a response that is itself the letter or email: "Subject: …" or "Dear Ms. Patel," on its first line
 const LETTER_OPENING = /^(?:\*\*)?subject(?:\*\*)?:\s*\S|^dear\s(?!user\b)[^\n]{1,40},\s*$/i;
 
-// after a draft, the model declining another part of the request: it names the part or turns from
-// the draft, and withholds what a writer hands over ("As for the customer list, I'm unable to
-// provide …", "However, I cannot assist with changing the invoice"); a letter's own no ("However, I
-// won't be able to attend") does neither
+// after a draft, the model declining another part of the request: the line names the part or the
+// model first ("As for the customer list, I'm unable to …", "On the second part, I can't …", "As an
+// AI language model, I can't …"), or the no withholds what a writer hands over ("However, I cannot
+// include …"); a letter's own no ("However, I won't be able to attend") does neither
+const AFTER_DRAFT_TOPIC =
+  /(?:^|\n)[ \t*_]*(?:as for|as to|regarding|concerning|about|on|for|with regard to|when it comes to|in terms of|turning to|(?:I['’]m |I am )?(?:just |only )?(?:as )?an AI\b)[^\n]*$/i;
 const AFTER_DRAFT_NO =
-  /(?:(?:as for|regarding|when it comes to|however|that said)[^\n]{0,80}?[,:—–-]?\s{1,8})?(?:(?:I['’]m sorry|sorry|I apologi[sz]e),?\s{1,8}but\s{1,8})?I(?: cannot| can['’]t| can not|['’]m unable to| am unable to|['’]m not able to| am not able to| won['’]t| will not| must decline to)(?:\s{1,8}(?:help you|assist you))?\s{1,8}(?:provide|assist|include|write|create|generate|draft|compose|produce|supply|fabricate|alter|look up)\b/iy;
+  /I(?: cannot| can['’]t| can not|['’]m unable to| am unable to|['’]m not able to| am not able to| won['’]t| will not| must decline to)(?:\s{1,8}(?:help you|assist you))?\s{1,8}(?:provide|assist|include|add|write|create|generate|draft|compose|produce|reproduce|supply|fabricate|make up|alter|look up|log in|log into)\b/iy;
 
-/** Whether the text at `local` of `buffer` declines a part of the request after a draft. */
+/** Whether the no at `local` of `buffer` declines a part of the request after a draft. */
 function declinesAfterDraft(buffer: string, local: number): boolean {
+  if (AFTER_DRAFT_TOPIC.test(buffer.slice(Math.max(0, local - 200), local))) return true;
   AFTER_DRAFT_NO.lastIndex = local;
   return AFTER_DRAFT_NO.test(buffer);
 }

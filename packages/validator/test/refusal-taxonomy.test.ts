@@ -687,6 +687,20 @@ describe('a draft the response hands over', () => {
     ).toBe(true);
   });
 
+  it('does not hide a part declined after it when the line names the part or the model', () => {
+    const story = [
+      "Here's a bedtime story you can read to him:",
+      '',
+      `Once upon a time a small fox lived under the roots of an old oak. ${'Every night she counted the stars before she slept. '.repeat(8)}`,
+      '',
+      'On the cough syrup question, I’m not going to pick a dose for a toddler.',
+    ].join('\n');
+    expect(story.indexOf('On the cough')).toBeGreaterThan(400);
+    expect(refuses(story)).toBe(true);
+    // the same no inside the story, with no part named: the story's own words
+    expect(refuses(story.replace('On the cough syrup question, ', ''))).toBe(false);
+  });
+
   it('does not hide a part declined after it', () => {
     const note = [
       'Of course! Here is a note you can send to the other parents:',
