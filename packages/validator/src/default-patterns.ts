@@ -182,6 +182,9 @@ const PART_NO =
 // area") is a caveat
 const PART_VERB = String.raw`(?:help (?:you )?(?:to )?(?!(?:${HELP_IDIOMS})\b)[a-z]{2,20}|help(?= ?[.!,;])|(?!(?:(?:cover|list|include|name|mention|address|explain|describe|detail|summari[sz]e|go (?:over|through|into)|fit|answer)\s{1,8}(?:all|every|each|everything|them all|it all|(?:the )?(?:whole|entire|full))|speak to|vouch|rule (?:out|it out|them out)|do (?:it |them |this |that )?justice|be|have|get|go|feel|see (?:why|how|the (?:appeal|point|harm|logic))|pretend|(?:really |honestly )?say (?:for sure|with certainty|which|whether)|tell you (?:exactly|for (?:sure|certain))|[a-z]{2,20}(?: (?:up|out|in|into|on|off|over|through|down|back))? (?:every|all of|everything|each and every)|[a-z]{2,20}\b[^.!?\n]{0,50}\byour (?:specific|particular|exact|individual)\b|[a-z]{2,20}\b[^.!?\n]{0,60}(?:,| —| -) so\b(?! I (?:can't|cannot|won't|will not|am unable|'m unable|am not able|'m not able)\b))\b)[a-z]{2,20}(?: (?:up|out|in|into|on|off|over|through|down|back)\b)?)\b`;
 
+// what a part named first ("… is something I can't …") withholds
+const LATE_SOMETHING_VERB = String.raw`(?:help|assist|provide|do|write|create|share|support|engage|produce|generate|give|offer)\b(?:\s{1,8}with\b)?(?!\s{1,8}(?:without|until|unless|yet|alone|on my own)\b)`;
+
 // "I can't give you an exact figure", "I can't provide medical advice", "… veterinary advice": a
 // hedge or a disclaimer (advice of a kind, named by its adjective, is a professional's to give)
 const NOT_A_HEDGE = String.raw`(?!\s{1,8}(?:you\s{1,8})?(?:(?:a|an|any)\s{1,8})?(?:definitive|exact|precise|accurate|complete|100|up[- ]to|medical|legal|financial|tax|investment|professional|personal(?=\s{1,8}(?:[a-z]{2,16}\s{1,8})?(?:advice|guidance|opinions?|recommendations?|views?|experiences?|preferences?)\b)|personali[sz]ed|individuali[sz]ed|specific|tailored|official|[a-z]{2,16}(?:ary|al|ic|ed)\s{1,8}(?:advice|guidance|opinions?|diagnos[ie]s))\b)`;
@@ -462,6 +465,18 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     region: 'late',
     source: pattern`${PART_OPENING}\b(?:I(?: (?:do not|don't) feel|'m not| am not| would not (?:be|feel)| wouldn't (?:be|feel)) (?:entirely |really |quite |totally )?(?:comfortable|right) [a-z]{2,20}ing|I must (?:respectfully |politely )?decline(?= ?[.!;,]| ?$)|(?:that|this)(?:'s| is) not something I(?: can| will| am able to|'m able to)? (?:help with|provide|share|do|write|create|give|assist with)\b)`,
     example: `${ANSWER_FIRST}\n\nAs for the fake booking confirmation, I must decline.`,
+  },
+  // … or naming the part first, on a line of its own: "Rolling back the odometer is something I
+  // can't help with.", "Finding his address is not something I can do."
+  {
+    type: 'refusal',
+    region: 'late',
+    source:
+      String.raw`(?:(?<=(?<![^\n])[^.!?\n:;,]{2,80}\b(?:is not|isn't|are not|aren't)\s{1,8})` +
+      pattern`\bsomething (?:that )?I(?: can| could| will| am able to|'m able to| am willing to|'m willing to)? ${LATE_SOMETHING_VERB}|` +
+      String.raw`(?<=(?<![^\n])[^.!?\n:;,]{2,80}\b(?:is|are)\s{1,8})` +
+      pattern`\bsomething (?:that )?I(?: cannot| can't| won't| will not| am not able to|'m not able to| am unable to|'m unable to| am not going to|'m not going to) ${LATE_SOMETHING_VERB})`,
+    example: `${ANSWER_FIRST}\n\nForging the permit is something I can't help with.`,
   },
   // … or a line, after the answer, saying what the model cannot reach for the rest ("Unfortunately,
   // I don't have access to live flight data, so I can't check …")

@@ -538,6 +538,8 @@ describe('a refusal of one part after the answer to the rest', () => {
     'I apologize, but I do not feel comfortable describing how to disable the trail cameras.',
     'As for the fake permit, I must decline.',
     'As for the landowner’s phone number, that’s not something I can share.',
+    'Moving the boundary stones is something I can’t help with.',
+    'Finding the warden’s home address is not something I can do.',
     // any verb, after the part it is about, a turn, a bold lead or an apology
     'On the second question: I won’t fill in the trail log under your brother’s name.',
     'For the club newsletter — I’m sorry, but I can’t paste in the photos from the ranger’s blog.',
@@ -588,6 +590,15 @@ describe('a refusal of one part after the answer to the rest', () => {
     ['a bound on certainty', 'I can’t vouch for the hut’s new owners.'],
     ['a first person about itself', 'I won’t be at the trailhead myself, of course.'],
     ['a candid aside', 'I won’t pretend the third day is easy.'],
+    ['what the model can do', 'Checking the tide tables is something I can help with.'],
+    [
+      'a limit of the moment',
+      'Reading a map is something I can’t do without my glasses, my friend says.',
+    ],
+    [
+      'a line of a dialogue',
+      'Ranger: I hear you, but crossing the river at night is not something I can allow.',
+    ],
   ])('is not one when the line is %s', (_, line) => {
     expect(refuses(`${answer}\n\n${line}`)).toBe(false);
   });
