@@ -167,7 +167,7 @@ const ANSWER_FIRST = [
 // apology or a reminder of what the model is ("Sorry, but", "I'm afraid", "As an AI,")
 // (read behind the no, so the prefilter stops at the no, not at every "for" or "on"); the no opens
 // its line or follows one of these there
-const PART_OPENING = String.raw`(?<=(?<![^\n])(?:(?:(?:however|unfortunately|but|that said|that being said|sadly|regrettably|one (?:thing|caveat|note|limit)[^.!?\n]{0,40}?:|\*\*[^*\n]{1,60}\*\*:?|(?:as for|as to|regarding|concerning|about|on|for|with|when it comes to|in terms of|turning to) [^.!?\n]{1,100}?(?:[,:]| ?[—–-]))[,]? )?(?:(?:I'm sorry|sorry|I apologi[sz]e)[,\s]{1,9}but |I(?:'m| am) afraid (?:that )?|(?:I(?:'m| am) (?:just |only )?an AI(?: language model| model| assistant)?,? and|as an AI(?: language model| model| assistant)?,) )?)?)`;
+const PART_OPENING = String.raw`(?<=(?<![^\n])(?:(?:(?:however|unfortunately|but|that said|that being said|sadly|regrettably|please note(?: that)?|just (?:to note|so you know)|to be (?:clear|honest|upfront)|I (?:should|must|need to|want to|'d like to|would like to) (?:mention|clarify|note|point out|add|be (?:clear|upfront|honest))(?: with you)?(?: that)?|one (?:thing|caveat|note|limit)[^.!?\n]{0,40}?:|\*\*[^*\n]{1,60}\*\*:?|(?:as for|as to|regarding|concerning|about|on|for|with|when it comes to|in terms of|turning to) [^.!?\n]{1,100}?(?:[,:]| ?[—–-]))[,]? )?(?:(?:(?:I(?:'m| am) )?sorry|I apologi[sz]e)(?: that)?[,\s]{1,9}(?:but )?|I(?:'m| am) afraid (?:that )?|(?:I(?:'m| am) (?:just |only )?(?:an AI|a (?:large )?language model)(?: language model| model| assistant)?,? (?:and|so)|as (?:an AI|a (?:large )?language model)(?: language model| model| assistant)?,) )?)?)`;
 
 // the plainest of the first-person noes, for a no read past the opening ("I will …" and "I have …",
 // the openings of the others, are too common in answers to read from)
@@ -180,7 +180,7 @@ const PART_NO =
 // limit the answer works around in the same sentence ("I can't see your settings, so start with the
 // first fix") or one about the reader's own case ("I can't predict the market in your specific
 // area") is a caveat
-const PART_VERB = String.raw`(?:help (?:you )?(?:to )?(?!(?:${HELP_IDIOMS})\b)[a-z]{2,20}|help(?= ?[.!,;])|(?!(?:(?:cover|list|include|name|mention|address|explain|describe|detail|summari[sz]e|go (?:over|through|into)|fit|answer)\s{1,8}(?:all|every|each|everything|them all|it all|(?:the )?(?:whole|entire|full))|speak to|vouch|rule (?:out|it out|them out)|do (?:it |them |this |that )?justice|be|have|get|go|feel|see (?:why|how|the (?:appeal|point|harm|logic))|pretend|(?:really |honestly )?say (?:for sure|with certainty|which|whether)|tell you (?:exactly|for (?:sure|certain))|[a-z]{2,20}(?: (?:up|out|in|into|on|off|over|through|down|back))? (?:every|all of|everything|each and every)|[a-z]{2,20}\b[^.!?\n]{0,50}\byour (?:specific|particular|exact|individual)\b|[a-z]{2,20}\b[^.!?\n]{0,60}(?:,| —| -) so\b(?! I (?:can't|cannot|won't|will not|am unable|'m unable|am not able|'m not able)\b))\b)[a-z]{2,20}(?: (?:up|out|in|into|on|off|over|through|down|back)\b)?)\b`;
+const PART_VERB = String.raw`(?:help (?:you )?(?:to )?(?!(?:${HELP_IDIOMS})\b)[a-z]{2,20}|help(?= ?[.!,;])|(?!(?:(?:cover|list|include|name|mention|address|explain|describe|detail|summari[sz]e|go (?:over|through|into)|fit|answer)\s{1,8}(?:all|every|each|everything|them all|it all|(?:the )?(?:whole|entire|full))|speak to|vouch|rule (?:out|it out|them out)|do (?:it |them |this |that )?justice|be(?! [a-z]{3,20}ing\b)|have|go|feel|see (?:why|how|the (?:appeal|point|harm|logic))|pretend|(?:really |honestly )?say (?:for sure|with certainty|which|whether)|tell you (?:exactly|for (?:sure|certain))|[a-z]{2,20}(?: (?:up|out|in|into|on|off|over|through|down|back))? (?:every|all of|everything|each and every)|[a-z]{2,20}\b[^.!?\n]{0,50}\byour (?:specific|particular|exact|individual)\b|[a-z]{2,20}\b[^.!?\n]{0,60}(?:,| —| -) so\b(?! I (?:can't|cannot|won't|will not|am unable|'m unable|am not able|'m not able)\b))\b)[a-z]{2,20}(?: (?:up|out|in|into|on|off|over|through|down|back)\b)?)\b`;
 
 // what a part named first ("… is something I can't …") withholds
 const LATE_SOMETHING_VERB = String.raw`(?:help|assist|provide|do|write|create|share|support|engage|produce|generate|give|offer)\b(?:\s{1,8}with\b)?(?!\s{1,8}(?:without|until|unless|yet|alone|on my own)\b)`;
@@ -463,7 +463,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   {
     type: 'refusal',
     region: 'late',
-    source: pattern`${PART_OPENING}\b(?:I(?: (?:do not|don't) feel|'m not| am not| would not (?:be|feel)| wouldn't (?:be|feel)) (?:entirely |really |quite |totally )?(?:comfortable|right) [a-z]{2,20}ing|I must (?:respectfully |politely )?decline(?= ?[.!;,]| ?$)|(?:that|this)(?:'s| is) not something I(?: can| will| am able to|'m able to)? (?:help with|provide|share|do|write|create|give|assist with)\b)`,
+    source: pattern`${PART_OPENING}\b(?:I(?: (?:do not|don't) feel|'m not| am not| would not (?:be|feel)| wouldn't (?:be|feel)) (?:entirely |really |quite |totally )?(?:comfortable|right) [a-z]{2,20}ing|I must (?:respectfully |politely )?decline(?= ?[.!;,]| ?$)|(?:that|this)(?:'s| is) not something I(?: can| will| am able to|'m able to)? (?:help with|provide|share|do|write|create|give|assist with)\b|(?:that|this)(?:'s| is) something I(?: cannot| can't| won't| will not|'m not able to| am not able to|'m unable to| am unable to) (?:help with|provide|share|do|write|create|give|assist with)\b|(?:it|this|that)(?:'s| is) not possible for me to (?:do|help|provide|write|create|give|share|access|draw|make|send|book|check|look)\b)`,
     example: `${ANSWER_FIRST}\n\nAs for the fake booking confirmation, I must decline.`,
   },
   // … or naming the part first, on a line of its own: "Rolling back the odometer is something I
@@ -472,9 +472,9 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     region: 'late',
     source:
-      String.raw`(?:(?<=(?<![^\n])[^.!?\n:;,]{2,80}\b(?:is not|isn't|are not|aren't)\s{1,8})` +
+      String.raw`(?:(?<=(?:(?<![^\n])|[.!?]\s{1,8})(?:(?:unfortunately|however|sadly|but|honestly),?\s{1,8})?[^.!?\n:;,]{2,80}\b(?:is not|isn['’]t|are not|aren['’]t)\s{1,8})` +
       pattern`\bsomething (?:that )?I(?: can| could| will| am able to|'m able to| am willing to|'m willing to)? ${LATE_SOMETHING_VERB}|` +
-      String.raw`(?<=(?<![^\n])[^.!?\n:;,]{2,80}\b(?:is|are)\s{1,8})` +
+      String.raw`(?<=(?:(?<![^\n])|[.!?]\s{1,8})(?:(?:unfortunately|however|sadly|but|honestly),?\s{1,8})?[^.!?\n:;,]{2,80}\b(?:is|are)\s{1,8})` +
       pattern`\bsomething (?:that )?I(?: cannot| can't| won't| will not| am not able to|'m not able to| am unable to|'m unable to| am not going to|'m not going to) ${LATE_SOMETHING_VERB})`,
     example: `${ANSWER_FIRST}\n\nForging the permit is something I can't help with.`,
   },

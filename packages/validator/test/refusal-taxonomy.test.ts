@@ -540,6 +540,12 @@ describe('a refusal of one part after the answer to the rest', () => {
     'As for the landowner’s phone number, that’s not something I can share.',
     'Moving the boundary stones is something I can’t help with.',
     'Finding the warden’s home address is not something I can do.',
+    'Unfortunately, copying the whole guidebook isn’t something I’m able to do.',
+    'As for the fake receipt, that’s something I can’t help with.',
+    'I should mention that I’m not able to print the tickets for you.',
+    'Sorry, I can’t mail the invitations for you.',
+    'As for tomorrow’s forecast, I’m just a language model, so I can’t check live weather.',
+    'I won’t be writing the fake reviews of the lodge, though.',
     // any verb, after the part it is about, a turn, a bold lead or an apology
     'On the second question: I won’t fill in the trail log under your brother’s name.',
     'For the club newsletter — I’m sorry, but I can’t paste in the photos from the ranger’s blog.',
