@@ -162,12 +162,16 @@ const ANSWER_FIRST = [
   'If it rains, the garage holds twenty people once the bikes are moved.',
 ].join('\n');
 
-// what may open that line before the no: a turn ("However,", "But", "**A note on the rest:**"), the
-// part it is about ("As for the letter,", "On the second question:", "For the poster —"), then an
-// apology or a reminder of what the model is ("Sorry, but", "I'm afraid", "As an AI,")
-// (read behind the no, so the prefilter stops at the no, not at every "for" or "on"); the no opens
-// its line or follows one of these there
-const PART_OPENING = String.raw`(?<=(?<![^\n])(?:(?:(?:however|unfortunately|but|that said|that being said|sadly|regrettably|please note(?: that)?|just (?:to note|so you know)|to be (?:clear|honest|upfront)|I (?:should|must|need to|want to|'d like to|would like to) (?:mention|clarify|note|point out|add|be (?:clear|upfront|honest))(?: with you)?(?: that)?|one (?:thing|caveat|note|limit)[^.!?\n]{0,40}?:|\*\*[^*\n]{1,60}\*\*:?|(?:as for|as to|regarding|concerning|about|on|for|with|when it comes to|in terms of|turning to) [^.!?\n]{1,100}?(?:[,:]| ?[—–-]))[,]? )?(?:(?:(?:I(?:'m| am) )?sorry|I apologi[sz]e)(?: that)?[,\s]{1,9}(?:but )?|I(?:'m| am) afraid (?:that )?|(?:I(?:'m| am) (?:just |only )?(?:an AI|a (?:large )?language model)(?: language model| model| assistant)?,? (?:and|so)|as (?:an AI|a (?:large )?language model)(?: language model| model| assistant)?,) )?)?)`;
+/** Words that name the part of a request a line is about: "As for the letter,", "On the map file:". */
+export const PART_TOPIC_WORDS =
+  'as for|as to|regarding|concerning|about|on|for|with|with regard to|when it comes to|in terms of|turning to';
+
+// the no opens its line, or follows there: a turn ("However,", "But", "Please note that", "I should
+// mention that", "**A note on the rest:**") or the part it is about ("As for the letter,", "On the
+// second question:", "For the poster —"), then an apology or a reminder of what the model is
+// ("Sorry,", "I'm afraid", "As an AI,", "I'm just a language model, so"). Read behind the no, so
+// the prefilter stops at the no, not at every "for" or "on"
+const PART_OPENING = String.raw`(?<=(?<![^\n])(?:(?:(?:however|unfortunately|but|that said|that being said|sadly|regrettably|please note(?: that)?|just (?:to note|so you know)|to be (?:clear|honest|upfront)|I (?:should|must|need to|want to|'d like to|would like to) (?:mention|clarify|note|point out|add|be (?:clear|upfront|honest))(?: with you)?(?: that)?|one (?:thing|caveat|note|limit)[^.!?\n]{0,40}?:|\*\*[^*\n]{1,60}\*\*:?|(?:${PART_TOPIC_WORDS}) [^.!?\n]{1,100}?(?:[,:]| ?[—–-]))[,]? )?(?:(?:(?:I(?:'m| am) )?sorry|I apologi[sz]e)(?: that)?[,\s]{1,9}(?:but )?|I(?:'m| am) afraid (?:that )?|(?:I(?:'m| am) (?:just |only )?(?:an AI|a (?:large )?language model)(?: language model| model| assistant)?,? (?:and|so)|as (?:an AI|a (?:large )?language model)(?: language model| model| assistant)?,) )?)?)`;
 
 // the plainest of the first-person noes, for a no read past the opening ("I will …" and "I have …",
 // the openings of the others, are too common in answers to read from)
@@ -176,11 +180,16 @@ const PART_NO =
 
 // what a refusal of one part withholds: any verb but an idiom or one that bounds the answer's
 // scope or certainty ("I can't cover every case", "I can't vouch for that shop", "I can't rule it
-// out"), and not "be", "have" or "get", which a first person uses of itself ("I won't be home"). A
+// out"), and not "be" (but "I won't be writing …"), "have", "go" or "feel", which a first person
+// uses of itself ("I won't be home"). A
 // limit the answer works around in the same sentence ("I can't see your settings, so start with the
 // first fix") or one about the reader's own case ("I can't predict the market in your specific
 // area") is a caveat
 const PART_VERB = String.raw`(?:help (?:you )?(?:to )?(?!(?:${HELP_IDIOMS})\b)[a-z]{2,20}|help(?= ?[.!,;])|(?!(?:(?:cover|list|include|name|mention|address|explain|describe|detail|summari[sz]e|go (?:over|through|into)|fit|answer)\s{1,8}(?:all|every|each|everything|them all|it all|(?:the )?(?:whole|entire|full))|speak to|vouch|rule (?:out|it out|them out)|do (?:it |them |this |that )?justice|be(?! [a-z]{3,20}ing\b)|have|go|feel|see (?:why|how|the (?:appeal|point|harm|logic))|pretend|(?:really |honestly )?say (?:for sure|with certainty|which|whether)|tell you (?:exactly|for (?:sure|certain))|[a-z]{2,20}(?: (?:up|out|in|into|on|off|over|through|down|back))? (?:every|all of|everything|each and every)|[a-z]{2,20}\b[^.!?\n]{0,50}\byour (?:specific|particular|exact|individual)\b|[a-z]{2,20}\b[^.!?\n]{0,60}(?:,| —| -) so\b(?! I (?:can't|cannot|won't|will not|am unable|'m unable|am not able|'m not able)\b))\b)[a-z]{2,20}(?: (?:up|out|in|into|on|off|over|through|down|back)\b)?)\b`;
+
+// a part named first at the start of a line or a sentence ("Rolling back the odometer is …"): a
+// phrase with no comma or colon, so a speaker's line in a dialogue is not one
+const LATE_SUBJECT = String.raw`(?:(?<![^\n])|[.!?]\s{1,8})(?:(?:unfortunately|however|sadly|but|honestly),?\s{1,8})?[^.!?\n:;,]{2,80}`;
 
 // what a part named first ("… is something I can't …") withholds
 const LATE_SOMETHING_VERB = String.raw`(?:help|assist|provide|do|write|create|share|support|engage|produce|generate|give|offer)\b(?:\s{1,8}with\b)?(?!\s{1,8}(?:without|until|unless|yet|alone|on my own)\b)`;
@@ -472,9 +481,9 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     region: 'late',
     source:
-      String.raw`(?:(?<=(?:(?<![^\n])|[.!?]\s{1,8})(?:(?:unfortunately|however|sadly|but|honestly),?\s{1,8})?[^.!?\n:;,]{2,80}\b(?:is not|isn['’]t|are not|aren['’]t)\s{1,8})` +
+      String.raw`(?:(?<=${LATE_SUBJECT}\b(?:is not|isn['’]t|are not|aren['’]t)\s{1,8})` +
       pattern`\bsomething (?:that )?I(?: can| could| will| am able to|'m able to| am willing to|'m willing to)? ${LATE_SOMETHING_VERB}|` +
-      String.raw`(?<=(?:(?<![^\n])|[.!?]\s{1,8})(?:(?:unfortunately|however|sadly|but|honestly),?\s{1,8})?[^.!?\n:;,]{2,80}\b(?:is|are)\s{1,8})` +
+      String.raw`(?<=${LATE_SUBJECT}\b(?:is|are)\s{1,8})` +
       pattern`\bsomething (?:that )?I(?: cannot| can't| won't| will not| am not able to|'m not able to| am unable to|'m unable to| am not going to|'m not going to) ${LATE_SOMETHING_VERB})`,
     example: `${ANSWER_FIRST}\n\nForging the permit is something I can't help with.`,
   },

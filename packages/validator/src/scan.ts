@@ -1,4 +1,5 @@
 import type { CompiledPattern, CompiledPatternSet, Prefilter } from './compile.js';
+import { PART_TOPIC_WORDS } from './default-patterns.js';
 import { canonicalTrigger } from './regex-analysis.js';
 import { speaksInVoices, VoiceTracker } from './voices.js';
 
@@ -178,8 +179,10 @@ const LETTER_OPENING = /^(?:\*\*)?subject(?:\*\*)?:\s*\S|^dear\s(?!user\b)[^\n]{
 // model first ("As for the customer list, I'm unable to …", "On the second part, I can't …", "As an
 // AI language model, I can't …"), or the no withholds what a writer hands over ("However, I cannot
 // include …"); a letter's own no ("However, I won't be able to attend") does neither
-const AFTER_DRAFT_TOPIC =
-  /(?:^|\n)[ \t*_]*(?:as for|as to|regarding|concerning|about|on|for|with regard to|when it comes to|in terms of|turning to|(?:I['’]m |I am )?(?:just |only )?(?:as )?an AI\b)[^\n]*$/i;
+const AFTER_DRAFT_TOPIC = new RegExp(
+  String.raw`(?:^|\n)[ \t*_]*(?:${PART_TOPIC_WORDS}|(?:I['’]m |I am )?(?:just |only )?(?:as )?(?:an AI|a (?:large )?language model)\b)[^\n]*$`,
+  'i',
+);
 const AFTER_DRAFT_NO =
   /I(?: cannot| can['’]t| can not|['’]m unable to| am unable to|['’]m not able to| am not able to| won['’]t| will not| must decline to)(?:\s{1,8}(?:help you|assist you))?\s{1,8}(?:provide|assist|include|add|write|create|generate|draft|compose|produce|reproduce|supply|fabricate|make up|alter|look up|log in|log into)\b/iy;
 
