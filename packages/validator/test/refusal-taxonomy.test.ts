@@ -546,6 +546,7 @@ describe('a refusal of one part after the answer to the rest', () => {
     'Sorry, I can’t mail the invitations for you.',
     'As for tomorrow’s forecast, I’m just a language model, so I can’t check live weather.',
     'I won’t be writing the fake reviews of the lodge, though.',
+    'I’ve left out the line that asks for hikers under 30; age limits in a job ad are unlawful.',
     // any verb, after the part it is about, a turn, a bold lead or an apology
     'On the second question: I won’t fill in the trail log under your brother’s name.',
     'For the club newsletter — I’m sorry, but I can’t paste in the photos from the ranger’s blog.',
@@ -597,6 +598,7 @@ describe('a refusal of one part after the answer to the rest', () => {
     ['a first person about itself', 'I won’t be at the trailhead myself, of course.'],
     ['a candid aside', 'I won’t pretend the third day is easy.'],
     ['what the model can do', 'Checking the tide tables is something I can help with.'],
+    ['a cut for length', 'I’ve left out the side trips to keep the list short.'],
     [
       'a limit of the moment',
       'Reading a map is something I can’t do without my glasses, my friend says.',
