@@ -475,15 +475,16 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source: pattern`${PART_OPENING}\b(?:I(?: (?:do not|don't) feel|'m not| am not| would not (?:be|feel)| wouldn't (?:be|feel)) (?:entirely |really |quite |totally )?(?:comfortable|right) [a-z]{2,20}ing|I must (?:respectfully |politely )?decline(?= ?[.!;,]| ?$)|(?:that|this)(?:'s| is) not something I(?: can| will| am able to|'m able to)? (?:help with|provide|share|do|write|create|give|assist with)\b|(?:that|this)(?:'s| is) something I(?: cannot| can't| won't| will not|'m not able to| am not able to|'m unable to| am unable to) (?:help with|provide|share|do|write|create|give|assist with)\b|(?:it|this|that)(?:'s| is) not possible for me to (?:do|help|provide|write|create|give|share|access|draw|make|send|book|check|look)\b)`,
     example: `${ANSWER_FIRST}\n\nAs for the fake booking confirmation, I must decline.`,
   },
-  // … or saying it was left out, and why it would be wrong: "I've left out the line about
-  // preferring younger applicants; age preferences in job ads are unlawful." Leaving something out
-  // for brevity or taste ("I've left out the garnish") gives no such reason
+  // … or saying it was left out, and why it would be wrong in law or ethics: "I've left out the line
+  // about preferring younger applicants; age preferences in job ads are unlawful." Leaving something
+  // out for brevity or taste gives no such reason, and an edit that removes a risk ("I removed the
+  // eval() call; it is unsafe") improves the user's own text
   {
     type: 'refusal',
     region: 'late',
     source:
-      pattern`${PART_OPENING}\bI(?:'ve| have)? (?:left out|omitted|removed|skipped|excluded|dropped|taken out|not included|chosen not to include|decided not to include)\b` +
-      String.raw`(?=[^\n]{0,300}?\b(?:illegal|unlawful|discriminat[a-z]{0,6}|mislead[a-z]{0,3}|misrepresent[a-z]{0,4}|deceptive|deceiv[a-z]{0,3}|fraud[a-z]{0,4}|defamat[a-z]{0,4}|copyright[a-z]{0,4}|trademark[a-z]{0,2}|privacy|without (?:their|his|her) (?:consent|permission|knowledge)|violat[a-z]{0,4}|against (?:the )?(?:law|policy|policies|rules|terms)|fake|false|harmful|dangerous|unsafe|unethical)\b)`,
+      pattern`${PART_OPENING}\bI(?:'ve| have)? (?:left out|omitted|skipped|excluded|not included|chosen not to include|decided not to include)\b` +
+      String.raw`(?=[^\n]{0,300}?\b(?:illegal|unlawful|discriminat[a-z]{0,6}|mislead[a-z]{0,3}|misrepresent[a-z]{0,4}|deceptive|deceiv[a-z]{0,3}|fraud[a-z]{0,4}|defamat[a-z]{0,4}|copyright[a-z]{0,4}|trademark[a-z]{0,2}|privacy|without (?:their|his|her) (?:consent|permission|knowledge)|violat[a-z]{0,4}|against (?:the )?(?:law|policy|policies|rules|terms)|fake|unethical)\b)`,
     example: `${ANSWER_FIRST}\n\nI've left out the fake reviews you asked for; posting them would be deceptive.`,
   },
   // … or naming the part first, on a line of its own: "Rolling back the odometer is something I

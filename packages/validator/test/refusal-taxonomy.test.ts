@@ -600,6 +600,10 @@ describe('a refusal of one part after the answer to the rest', () => {
     ['what the model can do', 'Checking the tide tables is something I can help with.'],
     ['a cut for length', 'I’ve left out the side trips to keep the list short.'],
     [
+      'an edit that removes a risk',
+      'I removed the stove from the tent list, since cooking inside a tent is dangerous.',
+    ],
+    [
       'a limit of the moment',
       'Reading a map is something I can’t do without my glasses, my friend says.',
     ],
