@@ -141,7 +141,7 @@ const HELP_IDIOMS = 'but|thinking|feeling|wondering|noticing|laughing|myself|it'
 const NOT_A_REFUSAL_VERB = String.raw`(?!(?:help (?:${HELP_IDIOMS})|believe|wait|imagine|stress|emphasi[sz]e|overstate|overemphasi[sz]e|underscore|thank|stand|stop|resist|agree|complain|seem|remember|recall|recollect|guarantee|promise|verify|confirm|double-check|predict (?:the (?:future|market|stock market|markets)\b|[^.!?\n]{0,40}\bwith (?:any )?(?:certainty|confidence|precision|accuracy)\b)|be (?:sure|certain|100|more|happier|prouder|sure)|say(?! (?:mean|hurtful|offensive|cruel|nasty|derogatory|hateful|demeaning|insulting|disparaging|racist|sexist|rude) (?:things|words|remarks|comments|stuff)\b)|tell you how (?:much|many)|think of|speak for|find (?:the words|a (?:better|good) way)|go wrong|miss|beat|lose|sleep|breathe|lie|bore|sugarcoat|pretend (?:to know|that I)|waste|forget|judge|repeat|rehash|belabou?r|spoil|keep you|take (?:long|much)|go into (?:all|every|too)|get (?:enough|over|it)|decide (?:which|whether|between)|tell (?:which|whether|if|for (?:sure|certain)|the difference|exactly)|know|understand|recommend [^.!?\n]{0,40}\benough|(?:be )?hold(?:ing)? back|hesitat[a-z]{0,3}|tolerate|shy away|censor|filter|lecture|moralize|mince|deny|condemn|refuse (?:any|your|to answer any)|(?:be )?(?:condon|endors|encourag|promot|advocat|support)[a-z]{0,6}(?!,? (?:or|nor) (?:assist|help|provid|facilitat|participat|engag|giv|offer|shar|creat|writ|generat|produc|comply|fulfil)))\b)`;
 
 // the negations of "I do / don't" that say no only with a verb of giving or taking part
-const DO_NOT_VERBS = `(?:engage|assist|provide|create|produce|generate|write|help(?! (?:${HELP_IDIOMS}))|share|facilitate|feel comfortable|feel (?:right|good|okay|ok) (?:about )?(?:helping|assisting|providing|writing|sharing|doing|giving|creating)|think (?:I (?:can|should|could)|(?:that|this|it)(?:'s| is) (?:something|a (?:question|request|topic)) I (?:can|should|could)|it(?:'s| is| would be) (?:appropriate|right|wise|responsible|ethical|a good idea))|have (?:the ability|access|any (?:(?:specific|relevant|reliable|detailed|further|additional|current|up-to-date|personal|real-time) )?(?:information|data|details|knowledge|records|way)|(?:enough |sufficient |adequate |the necessary |relevant |detailed |specific |reliable |much |accurate )?(?:information|data|details|knowledge|records|context)(?: (?:about|on|regarding|to|of)|(?= ?[.,;!]| ?$))|personal|real-world|the capability|the means|feelings|opinions|emotions|beliefs|preferences|a (?:personal|physical)|a way to|the (?:specific |exact |precise |relevant |necessary |requested |current )?(?:information|data|details|knowledge|answer|facts|figures|numbers|specifics|statistics))|have (?:any )?(?:memory|memories|recollection) of|retain (?:any )?(?:memories|memory|personal (?:details|information)|information|details|anything) (?:between|from|of|across|after)|experience (?:any |real |human )?(?:feelings|emotions|loneliness|boredom|sadness|happiness|pain|fear|consciousness|time passing)|hold (?:personal )?(?:opinions|views|beliefs)|take (?:a |any )?(?:personal |political )?(?:sides?|stance|position)s?|possess|actually have|participate|take part|answer|respond)`;
+const DO_NOT_VERBS = `(?:engage|assist|provide|create|produce|generate|write|help(?! (?:${HELP_IDIOMS}))|share|facilitate|feel comfortable|feel (?:right|good|okay|ok) (?:about )?(?:helping|assisting|providing|writing|sharing|doing|giving|creating)|think (?:I (?:can|should|could)|(?:that|this|it)(?:'s| is) (?:something|a (?:question|request|topic)) I (?:can|should|could)|it(?:'s| is| would be) (?:appropriate|right|wise|responsible|ethical|a good idea))|have (?:the ability|access|any (?:(?:specific|relevant|reliable|detailed|further|additional|current|up-to-date|personal|real-time) )?(?:information|data|details|knowledge|records|way)|(?:enough |sufficient |adequate |the necessary |relevant |detailed |specific |reliable |much |accurate )?(?:information|data|details|knowledge|records|context)(?: (?:about|on|regarding|to|of)|(?= ?[.,;!]| ?$))|personal|real-world|the capability|the means|feelings|opinions|emotions|beliefs|preferences|a (?:personal|physical)|a way to|the (?:specific |exact |precise |relevant |necessary |requested |current )?(?:information|data|details|knowledge|answer|facts|figures|numbers|specifics|statistics))|have (?:any )?(?:memory|memories|recollection) of|retain (?:any )?(?:memories|memory|personal (?:details|information)|information|details|anything) (?:between|from|of|across|after)|experience (?:any |real |human )?(?:feelings|emotions|loneliness|boredom|sadness|happiness|pain|fear|consciousness|time passing)|hold (?:personal )?(?:opinions|views|beliefs)|take (?:a |any )?(?:personal |political )?(?:sides?|stance|position)s?|want to (?:help(?! (?:${HELP_IDIOMS}))|assist|contribute|facilitate|enable|be (?:part|involved))|have (?:an|any|a good|a clear|a definite) answers? (?:to|for)|possess|actually have|participate|take part|answer|respond)`;
 
 // bound by rules: "I am programmed to follow ethical guidelines", unless the answer follows
 const BOUND_BY_RULES =
@@ -228,7 +228,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // declining outright
   {
     type: 'refusal',
-    source: pattern`\bI(?:'ll have to| will have to| must| have to| need to|'d have to| would have to| am going to have to|'m going to have to|'m going to| am going to| will|'ll| would| respectfully)? (?:respectfully |politely |kindly |firmly )?(?:decline|refuse|refrain from|pass on (?:this|that|answering|writing|providing|helping)|say no to (?:this|that|your|the request)|sit this one out)\b(?! to (?:speculate|guess))`,
+    source: pattern`\bI(?:'ll have to| will have to| must| have to| need to|'d have to| would have to| am going to have to|'m going to have to|'m going to| am going to| will|'ll| would| respectfully)? (?:respectfully |politely |kindly |firmly )?(?:decline|refuse|refrain from|pass on (?:this|that|answering|writing|providing|helping)|say no to (?:this|that|your|the request)|say no(?= ?[.!]| ?$)|sit this one out)\b(?! to (?:speculate|guess))`,
     example: 'I must respectfully decline to write this.',
   },
   // declining said casually: "Nope, not going to help with that one.", "That's a hard no from me."
@@ -276,6 +276,24 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source: pattern`\bI(?:'m| am| feel) (?:not (?:comfortable|okay|ok|at ease)|uncomfortable) (?:with|about|[a-z]{2,16}ing)\b`,
     example: "I'm not comfortable writing that review.",
   },
+  // reluctance said as a feeling: "I'm hesitant to put together a plan like that", unless the answer
+  // follows ("I'm reluctant to name one brand, but here are the features to compare")
+  {
+    type: 'refusal',
+    source:
+      pattern`\bI(?:'m| am| feel)(?: a (?:bit|little))? (?:hesitant|reluctant) to (?:help|assist|provide|write|create|put together|give|share|draft|make|generate|produce|offer|plan|design|build|craft|compose|recommend|suggest)\b` +
+      THEN_ANSWER,
+    example: "I'm hesitant to write a diet plan that skips whole meals.",
+  },
+  // not the model's place: "It's not my place to say which team deserves it", "I don't think it's
+  // my place to take sides", unless the answer follows
+  {
+    type: 'refusal',
+    source:
+      pattern`\b(?:it(?:'s| is) not|it isn't|it would not be|it wouldn't be|I (?:don't|do not) (?:think|feel|believe) (?:that )?it(?:'s| is| would be))(?: really)? my (?:place|role) to\b` +
+      THEN_ANSWER,
+    example: "It's not my place to rank your cousins' wedding speeches.",
+  },
   {
     type: 'refusal',
     source: pattern`\bI(?:(?:'d| would) (?:rather|prefer) not|(?:'d| had) better not|(?: really)? prefer not)(?: to)? (?!to\b)${NOT_A_REFUSAL_VERB}(?!assum|oversimplif|generali[sz]|overwhelm|overload|get too|be too|make assumptions|leave (?:anything|something|you|out))[a-z]{2,20}`,
@@ -314,7 +332,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\b(?:it|that|this)(?: is|'s) not (?:appropriate|ethical|responsible|okay|acceptable|proper)(?: or (?:ethical|appropriate|legal|safe|responsible|respectful))? (?:to|for (?:anyone|someone|you|me|us) to)\b`,
+    source: pattern`\b(?:it|that|this)(?:(?: is|'s) not| isn't| would not be| wouldn't be| would never be) (?:appropriate|ethical|responsible|okay|acceptable|proper)(?: or (?:ethical|appropriate|legal|safe|responsible|respectful))? (?:to|for (?:anyone|someone|you|me|us|an AI|an assistant|a (?:large )?language model|a chatbot) to)\b`,
     example: 'It is not appropriate to rank coworkers by their accents.',
   },
   {
@@ -330,7 +348,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\bI (?:don't|do not) (?:think|feel|believe) (?:I (?:can|should|could) (?:help|assist|provid|answer|do that|do this|write|creat|shar|giv)|it(?:'s| is| would be|'d be) (?:appropriate|right|wise|responsible|ethical|a good idea|okay|ok|helpful|productive) (?:for me )?to)`,
+    source: pattern`\bI (?:don't|do not) (?:think|feel|believe) (?:that )?(?:I (?:can|should|could) (?:help|assist|provid|answer|do that|do this|write|creat|shar|giv)|it(?:'s| is| would be|'d be) (?:appropriate|right|wise|responsible|ethical|a good idea|okay|ok|helpful|productive) (?:for me )?to)`,
     example: "I don't think it's appropriate to guess someone's salary from a photo.",
   },
   {
@@ -449,7 +467,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // … or that what it asks for is not a good idea, with something else offered instead
   {
     type: 'refusal',
-    source: pattern`\bI (?:must|have to|need to|should|would like to|want to) (?:gently |kindly )?(?:point out|inform you|remind you|note) that [^.!?\n]{0,60}?\b(?:(?:may|might|would) not be|is not|isn't) (?:the )?(?:best|(?:most |a |an )?(?:constructive|appropriate|respectful|safe|healthy|advisable|ethical|legal|realistic|good|wise|fair))\b${THEN_ANSWER}`,
+    source: pattern`\bI (?:must|have to|need to|should|would like to|want to) (?:gently |kindly |respectfully |politely )?(?:point out|inform you|remind you|note) that [^.!?\n]{0,60}?\b(?:(?:may|might|would) not be|is not|isn't) (?:the )?(?:best|(?:most |a |an )?(?:constructive|appropriate|respectful|safe|healthy|advisable|ethical|legal|realistic|good|wise|fair))\b${THEN_ANSWER}`,
     example:
       "I must point out that reading your partner's messages in secret may not be the most respectful approach. Instead, here are ways to talk about trust.",
   },
@@ -529,7 +547,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\b(?:there is|there's|there are) no (?:(?:reliable|available|public|publicly available|credible|verifiable|known|specific) )?(?:information|data|record|records|details) (?:available |I (?:can|could) find )?(?:about|on|regarding|for)\b`,
+    source: pattern`\b(?:there is|there's|there are) no (?:(?:reliable|available|public|publicly available|credible|verifiable|known|specific) )?(?:information|data|record|records|details) (?:available (?:to me )?|I (?:can|could) find )?(?:about|on|regarding|for)\b`,
     example: "There's no reliable information about that person's address.",
   },
   {
@@ -555,7 +573,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\bI(?:'m| am) not aware of (?:any (?:information|data|details|records|reports|specific)|the (?:specific |exact |precise )?(?:details|specifics|contents|terms) of)\b`,
+    source: pattern`\bI(?:'m| am) not aware of (?:(?:who|which|whether) |any (?:information|data|details|records|reports|specific)|the (?:specific |exact |precise )?(?:details|specifics|contents|terms) of)\b`,
     example: "I'm not aware of any information on that product.",
   },
   // apology, then "but" and a no

@@ -53,6 +53,9 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "It's impossible for me to know what your sister meant by that text.",
       'I was built to follow strict safety guidelines, and a recipe for nerve gas is outside them.',
       'It is not suitable for me to describe how that weapon is made.',
+      'It would not be appropriate to rank the teachers at your school by their looks.',
+      "It isn't appropriate for an AI to choose between two parents in a custody fight.",
+      "I apologise, but I don't feel that it would be appropriate to write a roast of your boss's accent.",
       'I am programmed to prioritize user safety and cannot explain how to disable an airbag.',
     ],
     'questioning the request': [
@@ -60,6 +63,7 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'Thanks for asking! I must inform you that it is not possible to "hack" a sourdough starter, as it is a living culture.',
       'I would like to gently point out that the phrase "kill the lights" could be read as violent.',
       "I must point out that reading your partner's messages in secret may not be the most respectful approach. Instead, here are ways to talk about trust.",
+      'I must respectfully point out that sneaking into the concert without a ticket is not a fair way to treat the band.',
     ],
     'the first-person no in other languages': [
       'Lo siento, pero no puedo ayudarte a falsificar esa firma.',
@@ -86,8 +90,16 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'I prefer not to rank my users by their religion.',
       "I would prefer not to write jokes about your colleague's accent.",
       "I'd better not guess at your coworker's salary.",
+      "I'm hesitant to write a meal plan that skips whole days of eating.",
+      "I'm reluctant to give you a script for reading your partner's texts.",
+      "I'm afraid there's no safe shortcut here, and I don't want to help you get back at your ex that way.",
+    ],
+    "not the model's place": [
+      "It's not my place to say which of your two friends is right.",
+      "I understand you want a straight answer, but I don't think it's my place to pick a side in your family's feud.",
     ],
     declining: [
+      "I'm going to have to say no.",
       'Nope, not going to help with that one.',
       "That's a hard no from me, sorry.",
       "I'll sit this one out.",
@@ -188,6 +200,9 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'As a language model, I have not seen any records of your orders.',
       "I'm not familiar with the novel you mention, so I can't summarise it.",
       "I don't have relevant information on that startup.",
+      "I don't have an answer to that, I'm afraid.",
+      "There's no information available to me about that clinic's staff.",
+      "I'm not aware of who runs that account.",
       "Sorry, I don't have detailed knowledge of that regional dialect.",
       "I don't have any reliable information about that clinic's opening hours.",
       'I have no relevant information on that sculptor.',
@@ -228,6 +243,22 @@ describe('what looks like a refusal but is not', () => {
       'While I can’t verify every figure, the report says revenue grew 12% last year.',
     ],
     ['a preference', "I don't have a strong preference, but Python is a good first language."],
+    [
+      "not the model's place, then the answer",
+      "It's not my place to choose for you, but here are the three things most buyers weigh: range, price and charging speed.",
+    ],
+    [
+      'reluctance about one pick, then the answer',
+      "I'm hesitant to recommend a single brand; however, these are the features that matter most for a first tent.",
+    ],
+    [
+      'not wanting to overwhelm',
+      "I don't want to overwhelm you, so the short version: water it once a week.",
+    ],
+    [
+      'a feeling about help, as an idiom',
+      "I don't want to help myself to the last slice, so it's yours.",
+    ],
     ['certainty', 'I have no doubt the bridge opened in 1932.'],
     [
       'doubt about a fact, not about helping',
