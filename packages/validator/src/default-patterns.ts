@@ -68,6 +68,16 @@ const BUT_ANSWER = String.raw`[^!?\n]{0,40}?\bbut (?:I can|here|generally|in gen
 const ADVICE_THEN_ANSWER_BODY = String.raw`(?:(?:give|provide|offer|replace|substitute for) (?:you )?(?:with )?(?:personali[sz]ed|personal|specific|individual|individuali[sz]ed|professional|medical|legal|financial|tax|investment|tailored)(?: (?:medical|legal|financial|tax|investment))? (?:advice|guidance|recommendations?|diagnos[ie]s)(?:,? here(?:'s| is| are)\b|[^!?\n]{0,40}?\bbut (?:I'd be|I'm) (?:happy|glad) to\b|${BUT_ANSWER})|diagnose (?:you|your|this|that|what)${BUT_ANSWER})`;
 const ADVICE_THEN_ANSWER = `(?!${ADVICE_THEN_ANSWER_BODY})`;
 
+// "I can't see your screenshot, but that error usually means …", "I can't run code, but this one
+// prints [3, 2, 1]": a limit of the model's senses or reach in the world (seeing, hearing,
+// opening a file, running code, sending, calling, setting a timer, drawing an image, looking up a
+// live figure), with the answer given another way in the same breath, is how an answer begins,
+// not a refusal. It still is one when what follows only sends the reader elsewhere ("…, but I'd
+// recommend seeing a vet")
+const REACH_LIMIT = String.raw`(?:(?:physically |actually |directly |personally )?(?:see|view|look at|watch|hear|listen to|smell|taste|touch|examine|inspect)|open (?:attachments?|files?|links?|images?|photos?|pdfs?|(?:the|your|that|this) (?:file|attachment|link|image|photo|document|pdf|spreadsheet))|run|execute|test|compile|set (?:a |an |the |any )?(?:timers?|alarms?|reminders?)|make (?:phone )?calls?|call|place (?:a |the )?(?:phone )?call|send (?:e-?mails?|messages?|texts?|letters?|it|this|that|them)|(?:produce|generate|create|draw|render|play|display|show) (?:an? |the |any )?(?:images?|pictures?|photos?|audio|sounds?|videos?|diagrams?|drawings?|visuals?|graphics?|charts?|animations?)|access (?:your|the) (?:machine|computer|device|system|files?|screen|environment|code|server|network|setup|phone|browser|spreadsheet|document|repo|repository)|review (?:your|the) (?:lease|contract|document|file|attachment|code|essay|resume|cv|draft|screenshot)|unlock (?:your|the|it)|browse|look up (?:today's|the current|current|live|real-time|the latest|the exact|exact)|check (?:a live|live|real-time|the current|current|today's))\b`;
+const REACH_THEN_ANSWER_BODY = String.raw`${REACH_LIMIT}[^.!?\n]{0,100}?(?:,? but\b(?! I(?: strongly| would|'d| really)? (?:recommend|suggest|urge|advise|encourage)\b)(?! (?:please |you should |you'll need to |it's best to )(?:see|consult|contact|visit|speak|talk))|[.!] (?:however|that said|but|still|luckily|fortunately|the good news)\b)`;
+const REACH_THEN_ANSWER = `(?!${REACH_THEN_ANSWER_BODY})`;
+
 // "not something I can answer in one word" qualifies the answer that follows; it is not a no
 const NOT_QUALIFIED = String.raw`(?! (?:in (?:one|a|general|full|short|brief)\b|simply|briefly|quickly|without|with (?:a|one|certainty|confidence)\b|for (?:sure|certain|everyone)\b|definitively|precisely|exactly|yet\b))`;
 
@@ -89,6 +99,10 @@ const REMINDED = String.raw`(?<!\b(?:remember|mind|again)[,:]?\s)`;
 // However, here is how …", "That being said, here are …") is a disclaimer, not a refusal; "Instead,
 // here are …" offers something else, which is how a partial refusal goes on
 const THEN_ANSWER = String.raw`(?![\s\S]{0,200}?\b(?:however|that said|that being said|with that said|having said that|nevertheless|nonetheless|(?<!\binstead,?\s{1,8})here(?:['’]s| is| are)|let['’]s (?:dive|get|proceed|begin|start))\b)`;
+
+// a safety note may run a few sentences before the answer it comes with ("… Please wear goggles
+// and gloves. Here's a basic recipe:"): "here is" within 600 characters, not after "instead"
+const HANDED_OVER_LATER = String.raw`(?![\s\S]{0,600}?\b(?<!\binstead,?\s{1,8})here(?:['’]s| is| are)\b)`;
 
 // what turns a judgement of the request into the whole reply: a pointer elsewhere soon after it
 const REDIRECTED = String.raw`(?=[\s\S]{0,200}?\b(?:instead|let['’]s focus on|I (?:would |strongly )?(?:encourage|recommend|suggest|urge|advise) you to|I (?:would |'d )?suggest)\b)`;
@@ -141,7 +155,7 @@ const HELP_IDIOMS = 'but|thinking|feeling|wondering|noticing|laughing|myself|it'
 const NOT_A_REFUSAL_VERB = String.raw`(?!(?:help (?:${HELP_IDIOMS})|believe|wait|imagine|stress|emphasi[sz]e|overstate|overemphasi[sz]e|underscore|thank|stand|stop|resist|agree|complain|seem|remember|recall|recollect|guarantee|promise|verify|confirm|double-check|predict (?:the (?:future|market|stock market|markets)\b|[^.!?\n]{0,40}\bwith (?:any )?(?:certainty|confidence|precision|accuracy)\b)|be (?:sure|certain|100|more|happier|prouder|sure)|say(?! (?:mean|hurtful|offensive|cruel|nasty|derogatory|hateful|demeaning|insulting|disparaging|racist|sexist|rude) (?:things|words|remarks|comments|stuff)\b)|tell you how (?:much|many)|think of|speak for|find (?:the words|a (?:better|good) way)|go wrong|miss|beat|lose|sleep|breathe|lie|bore|sugarcoat|pretend (?:to know|that I)|waste|forget|judge|repeat|rehash|belabou?r|spoil|keep you|take (?:long|much)|go into (?:all|every|too)|get (?:enough|over|it)|decide (?:which|whether|between)|tell (?:which|whether|if|for (?:sure|certain)|the difference|exactly)|know|understand|recommend [^.!?\n]{0,40}\benough|(?:be )?hold(?:ing)? back|hesitat[a-z]{0,3}|tolerate|shy away|censor|filter|lecture|moralize|mince|deny|condemn|refuse (?:any|your|to answer any)|(?:be )?(?:condon|endors|encourag|promot|advocat|support)[a-z]{0,6}(?!,? (?:or|nor) (?:assist|help|provid|facilitat|participat|engag|giv|offer|shar|creat|writ|generat|produc|comply|fulfil)))\b)`;
 
 // the negations of "I do / don't" that say no only with a verb of giving or taking part
-const DO_NOT_VERBS = `(?:engage|assist|provide|create|produce|generate|write|help(?! (?:${HELP_IDIOMS}))|share|facilitate|feel comfortable|feel (?:right|good|okay|ok) (?:about )?(?:helping|assisting|providing|writing|sharing|doing|giving|creating)|think (?:I (?:can|should|could)|(?:that|this|it)(?:'s| is) (?:something|a (?:question|request|topic)) I (?:can|should|could)|it(?:'s| is| would be) (?:appropriate|right|wise|responsible|ethical|a good idea))|have (?:the ability|access|any (?:(?:specific|relevant|reliable|detailed|further|additional|current|up-to-date|personal|real-time) )?(?:information|data|details|knowledge|records|way)|(?:enough |sufficient |adequate |the necessary |relevant |detailed |specific |reliable |much |accurate )?(?:information|data|details|knowledge|records|context)(?: (?:about|on|regarding|to|of)|(?= ?[.,;!]| ?$))|personal|real-world|the capability|the means|feelings|opinions|emotions|beliefs|preferences|a (?:personal|physical)|a way to|the (?:specific |exact |precise |relevant |necessary |requested |current )?(?:information|data|details|knowledge|answer|facts|figures|numbers|specifics|statistics))|have (?:any )?(?:memory|memories|recollection) of|retain (?:any )?(?:memories|memory|personal (?:details|information)|information|details|anything) (?:between|from|of|across|after)|experience (?:any |real |human )?(?:feelings|emotions|loneliness|boredom|sadness|happiness|pain|fear|consciousness|time passing)|hold (?:personal )?(?:opinions|views|beliefs)|take (?:a |any )?(?:personal |political )?(?:sides?|stance|position)s?|want to (?:help(?! (?:${HELP_IDIOMS}))|assist|contribute|facilitate|enable|be (?:part|involved))|have (?:an|any|a good|a clear|a definite) answers? (?:to|for)|possess|actually have|participate|take part|answer|respond)`;
+const DO_NOT_VERBS = `(?:engage|assist|provide|create|produce|generate|write|help(?! (?:${HELP_IDIOMS}))|share|facilitate|feel comfortable|feel (?:right|good|okay|ok) (?:about )?(?:helping|assisting|providing|writing|sharing|doing|giving|creating)|think (?:I (?:can|should|could)|(?:that|this|it)(?:'s| is) (?:something|a (?:question|request|topic)) I (?:can|should|could)|it(?:'s| is| would be) (?:appropriate|right|wise|responsible|ethical|a good idea))|have (?:the ability|access|any (?:(?:specific|relevant|reliable|detailed|further|additional|current|up-to-date|personal|real-time) )?(?:information|data|details|knowledge|records|way)|(?:enough |sufficient |adequate |the necessary |relevant |detailed |specific |reliable |much |accurate )?(?:information|data|details|knowledge|records|context)(?: (?:about|on|regarding|to|of)|(?= ?[.,;!]| ?$))|personal|real-world|the capability|the means|feelings|opinions|emotions|beliefs|preferences|a (?:personal|physical)|a way to|the (?:specific |exact |precise |relevant |necessary |requested |current )?(?:information|data|details|knowledge|answer|facts|figures|numbers|specifics|statistics))|have (?:any )?(?:memory|memories|recollection) of|retain (?:any )?(?:memories|memory|personal (?:details|information)|information|details|anything) (?:between|from|of|across|after)|experience (?:any |real |human )?(?:feelings|emotions|loneliness|boredom|sadness|happiness|pain|fear|consciousness|time passing)|hold (?:personal )?(?:opinions|views|beliefs)|take (?:a |any )?(?:personal |political )?(?:sides?|stance|position)s?|want to (?:help(?! (?:${HELP_IDIOMS}))|assist|contribute|facilitate|enable|be (?:part|involved)|(?:write|create|generate|produce|make) (?:something|anything|jokes?|content|material|insults?|a (?:joke|poem|story|post|message|review|song|roast)) (?:that|which|about|mocking|making fun|targeting|aimed|insulting|demeaning))|have (?:an|any|a good|a clear|a definite) answers? (?:to|for)|possess|actually have|participate|take part|answer|respond)`;
 
 // bound by rules: "I am programmed to follow ethical guidelines", unless the answer follows
 const BOUND_BY_RULES =
@@ -206,7 +220,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       COMMITMENT +
-      pattern`\bI${FIRST_PERSON_NO}${ADVERB} (?:be able to |help you |assist you |be )?${NOT_A_REFUSAL_VERB}${ADVICE_THEN_ANSWER}[a-z]{2,20}${NOT_ENOUGH}`,
+      pattern`\bI${FIRST_PERSON_NO}${ADVERB} (?:be able to |help you |assist you |be )?${NOT_A_REFUSAL_VERB}${ADVICE_THEN_ANSWER}${REACH_THEN_ANSWER}[a-z]{2,20}${NOT_ENOUGH}`,
     example: 'I cannot rewrite that letter for you.',
   },
   // first person "I do not / don't" with a verb of taking part, or of having what the answer needs
@@ -214,7 +228,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       COMMITMENT +
-      pattern`\bI (?:do not|don't|really don't|do not really|will not|won't|cannot|can't|must not|should not|shouldn't)(?: actually| personally| really)? ${ADVICE_THEN_ANSWER}${DO_NOT_VERBS}\b`,
+      pattern`\bI (?:do not|don't|really don't|do not really|will not|won't|cannot|can't|must not|should not|shouldn't)(?: actually| personally| really)? ${ADVICE_THEN_ANSWER}${REACH_THEN_ANSWER}${DO_NOT_VERBS}\b`,
     example: 'I do not have any information about that ferry route.',
   },
   // a stance ("I cannot condone …") is a refusal unless the sentence goes on to "but" an answer
@@ -257,7 +271,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // not made, meant or allowed to
   {
     type: 'refusal',
-    source: pattern`\bI(?:'m| am)(?: just| simply| also)? (?:(?:not|never) (?:programmed|designed|built|trained|configured|allowed|permitted|authori[sz]ed|able|willing|meant|supposed|equipped|capable of|familiar with (?:the|this|that|an?|any|your|such an?)\b)|${BOUND_BY_RULES})\b`,
+    source: pattern`\bI(?:'m| am)(?: just| simply| also)? (?:(?:not|never) (?:programmed|designed|built|trained|configured|allowed|permitted|authori[sz]ed|able|willing|meant|supposed|equipped|capable of|familiar with (?:the|this|that|an?|any|your|such an?)\b)|${BOUND_BY_RULES})\b(?! to ${REACH_THEN_ANSWER_BODY})`,
     example: "I'm not programmed to give investment picks.",
   },
   {
@@ -273,7 +287,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // discomfort
   {
     type: 'refusal',
-    source: pattern`\bI(?:'m| am| feel) (?:not (?:comfortable|okay|ok|at ease)|uncomfortable) (?:with|about|[a-z]{2,16}ing)\b`,
+    source: pattern`\bI(?:'m| am| feel) (?:not(?: really| entirely| fully| totally| quite)? (?:comfortable|okay|ok|at ease)|uncomfortable) (?:with|about|[a-z]{2,16}ing)\b`,
     example: "I'm not comfortable writing that review.",
   },
   // reluctance said as a feeling: "I'm hesitant to put together a plan like that", unless the answer
@@ -299,6 +313,19 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source: pattern`\bI(?:(?:'d| would) (?:rather|prefer) not|(?:'d| had) better not|(?: really)? prefer not)(?: to)? (?!to\b)${NOT_A_REFUSAL_VERB}(?!assum|oversimplif|generali[sz]|overwhelm|overload|get too|be too|make assumptions|leave (?:anything|something|you|out))[a-z]{2,20}`,
     example: "I'd rather not comment on that.",
   },
+  {
+    type: 'refusal',
+    source: pattern`\bI(?:'d| would) (?:rather|prefer) not(?= ?[.!;]| ?$)`,
+    example: "I'd rather not. Is there something else on your mind?",
+  },
+  // a habit of holding back said as such: "I try to avoid commenting on specific politicians"
+  {
+    type: 'refusal',
+    source:
+      pattern`\bI(?: always| generally| usually)? (?:try|aim|prefer|need|have) to (?:avoid|stay away from|steer clear of|refrain from) (?:commenting|speculating|taking (?:sides|a side|positions?|a position)|giving (?:personal |my )?opinions|sharing (?:personal |my )?opinions|weighing in|making (?:judg(?:e)?ments|generali[sz]ations|assumptions|claims|predictions) about)\b` +
+      THEN_ANSWER,
+    example: 'I try to avoid commenting on specific politicians and their private lives.',
+  },
   // holding back a judgement the question asks for: "I should not speculate about …", "I should
   // avoid making generalizations about …"
   {
@@ -309,14 +336,14 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // speaking as an AI: "As an AI language model, I …" with a no, or "I am an AI and …"
   {
     type: 'refusal',
-    source: pattern`\b(?:as|being) an? (?:AI|artificial intelligence|(?:large )?language model|LLM|chatbot|virtual assistant|digital assistant|machine|computer program|responsible|ethical|helpful and (?:respectful|harmless|honest)|honest and)\b[^.!?\n]{0,80}?\bI(?:'m| am)? (?:not|no|never|cannot|can't|can not|do not|don't|will not|won't|have no|have not|haven't|lack|must${THEN_ANSWER}|should not|shouldn't|unable|am unable|'m unable|am not|'m not|would not|wouldn't|could not|couldn't)\b(?! ${ADVICE_THEN_ANSWER_BODY})`,
+    source: pattern`\b(?:as|being) an? (?:AI|artificial intelligence|(?:large )?language model|LLM|chatbot|virtual assistant|digital assistant|machine|computer program|responsible|ethical|helpful and (?:respectful|harmless|honest)|honest and)\b[^.!?\n]{0,80}?\bI(?:'m| am)? (?:not|no|never|cannot|can't|can not|do not|don't|will not|won't|have no|have not|haven't|lack|must${THEN_ANSWER}|should not|shouldn't|unable|am unable|'m unable|am not|'m not|would not|wouldn't|could not|couldn't)\b(?! ${ADVICE_THEN_ANSWER_BODY})(?! (?:able to |to |be able to )?${REACH_THEN_ANSWER_BODY})`,
     example: "As an AI, I don't hold opinions on which party to vote for.",
   },
   {
     type: 'refusal',
     source:
       REMINDED +
-      pattern`\bI(?:'m| am) (?:just |only |merely |simply )?(?:an? )?(?:text-based |virtual |digital )?(?:AI|artificial intelligence|(?:AI )?language model|large language model|chatbot|computer program|machine learning model|(?:AI )?assistant and (?:cannot|can't|do not|don't|am not|have no))\b(?! (?:researcher|engineer|enthusiast|developer|startup|company))${SELF_INTRODUCTION}(?!,? (?:and )?not an? )`,
+      pattern`\bI(?:'m| am) (?:just |only |merely |simply )?(?:an? )?(?:text-based |virtual |digital )?(?:AI|artificial intelligence|(?:AI )?language model|large language model|chatbot|computer program|machine learning model|(?:AI )?assistant and (?:cannot|can't|do not|don't|am not|have no))\b(?! (?:researcher|engineer|enthusiast|developer|startup|company))${SELF_INTRODUCTION}(?!,? (?:and )?not an? )(?!,? (?:so|and) I (?:can't|cannot|can not|am unable to|'m unable to|am not able to|'m not able to) ${REACH_THEN_ANSWER_BODY})`,
     example: "I'm just an AI and have no way to see your screen.",
   },
   // impersonal: "It is not appropriate to …", "It would be unethical for me to …"
@@ -457,6 +484,21 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
       THEN_ANSWER,
     example:
       'Let’s focus on something more constructive, like a letter that states your complaint plainly.',
+  },
+  // a turn to a lecture after a courtesy: "I understand … However, I must point out that …", "Thank
+  // you for asking! However, I must respectfully point out that …": what follows is the reply, not
+  // a caveat of an answer, unless the answer follows ("That said, here are …"). It needs the
+  // courtesy first, on its line: "However, I must point out / remind you / stress that …" after
+  // an answer, or in a role-play voice that answers, is the answer's caveat
+  {
+    type: 'refusal',
+    source:
+      String.raw`(?<=\b(?:I (?:understand|appreciate|see|hear)|thank you|thanks|I(?:['’]m| am) (?:happy|glad) to help)\b[^\n]{0,300}?)` +
+      pattern`\b(?:however|but),? I (?:must|have to|need to|feel I (?:must|should)|would like to|want to)(?: respectfully| gently| kindly| politely)? point out that\b` +
+      THEN_ANSWER +
+      HANDED_OVER_LATER,
+    example:
+      'I understand the deadline is stressful. However, I must point out that copying a classmate’s lab report is plagiarism.',
   },
   // questioning the request instead of answering it: "I must point out that the question …"
   {
@@ -896,7 +938,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'hallucination_risk',
-    source: pattern`\bI(?: cannot| can't|'m unable to| am unable to|'m not able to| am not able to| don't have the ability to| do not have the ability to| don't have access to| do not have access to) (?:browse|access (?:the (?:internet|web)|real-time|live|current|online|external|websites?|urls?|links?)|search the (?:internet|web)|look (?:it |this |that )?up online|check (?:real-time|live|current)|the internet|the web)\b`,
+    source: pattern`\bI(?: cannot| can't|'m unable to| am unable to|'m not able to| am not able to| don't have the ability to| do not have the ability to| don't have access to| do not have access to) (?:browse|access (?:the (?:internet|web)|real-time|live|current|online|external|websites?|urls?|links?)|search the (?:internet|web)|look (?:it |this |that )?up online|look up (?:today's|the current|current|live|real-time|the latest|the exact|exact)|check (?:a live|live|real-time|the current|current|today's)|the internet|the web)\b`,
     example: "I can't browse the internet, so this may be stale.",
   },
   {
