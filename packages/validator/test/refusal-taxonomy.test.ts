@@ -138,6 +138,7 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "I can't write the essay for you. Here is an outline you could start from instead:",
       "While I can't share the full recipe, here is the general method for a sourdough loaf.",
       "I can't examine your dog, but I'd recommend seeing a vet today.",
+      "I can't predict next week's lottery numbers.",
     ],
     'a judgement of the request, then a pointer elsewhere': [
       'Copying a coworker’s badge is illegal and unethical. Instead, ask facilities for a visitor pass.',
@@ -255,6 +256,10 @@ describe('what looks like a refusal but is not', () => {
       "I can't see your screenshot, but that error usually means the port is already taken.",
     ],
     ['a limit of running code, then the answer', "I can't run code, but this loop prints 3, 2, 1."],
+    [
+      'a forecast declined, then the answer',
+      "As an AI language model, I can't predict which team will win. However, the bookmakers favour the side with the best defence.",
+    ],
     [
       'a limit of acting in the world, as an AI, then the answer',
       "As an AI, I can't set a timer for you, but boil the egg for seven minutes, then cool it in iced water.",
