@@ -89,6 +89,16 @@ const COMMITMENT = String.raw`(?<!\b(?:promise|swear)\s)`;
 // is illegal, and I do not endorse it") is a disclaimer that comes with an answer
 const DISCLAIMED = String.raw`(?<!\b(?:while|although|though|whilst|that|but|which|remember|clarify|mind|and|so)[,:]?\s)`;
 
+// "I don't have personal opinions, but here are the main arguments", "As an AI, I don't take
+// sides, but supporters say …": an opinion the model says it lacks, then the question answered
+// with the views of others, is a both-sides answer, not a refusal. Read ahead from the no: an
+// opinion word within the sentence, then "but" / "however" with anything after it but another
+// no, a pointer elsewhere or leaving it to the reader ("but it's up to you", "but I'd suggest
+// reading both sides"). Experiences and feelings stay knowledge limits: "I have no personal
+// experience of Oslo, but …" is still a non-answer
+const OPINION_WORDS = String.raw`(?:opinions?|views?|stance|position|preferences?|take|beliefs?|sides?|what(?:'s| is) (?:right|best) for (?:you|your))`;
+const OPINION_THEN_ANSWER = String.raw`(?![^.!?\n]{0,80}?\b${OPINION_WORDS}\b[^.!?\n]{0,60}?(?:[,;]|[.!] ?)? (?:but|however|though|that said)\b,?(?! (?:I (?:can't|cannot|can not|won't|will not|am unable|'m unable|am not able|'m not able|do not|don't|must|should not)|(?:I (?:would |'d |strongly )?)?(?:recommend|suggest|encourage|urge|advise)|you (?:can|could|should|might|may) (?:consult|research|look|check|ask|speak|talk|seek|find|refer|read)|it(?:'s| is) (?:important|best|always|up to you)|it (?:ultimately |really )?depends on (?:you|your)|(?:ultimately|in the end),? (?:it's|it is|the (?:decision|choice))|the (?:decision|choice) is (?:yours|up to you)|that's up to you|(?:I(?:'m| am|'d be| would be) (?:happy|glad)|I can|I'd love) to help[^.!?\n]{0,60}\b(?:if you|once you|let me know))\b))`;
+
 // "I am an AI assistant named …, developed by …" introduces the model; it declines nothing
 const SELF_INTRODUCTION = String.raw`(?! (?:assistant |language model |model |chatbot )?(?:named|called|(?:developed|created|built|made|trained) by)\b)`;
 
@@ -103,6 +113,10 @@ const THEN_ANSWER = String.raw`(?![\s\S]{0,200}?\b(?:however|that said|that bein
 // a safety note may run a few sentences before the answer it comes with ("… Please wear goggles
 // and gloves. Here's a basic recipe:"): "here is" within 600 characters, not after "instead"
 const HANDED_OVER_LATER = String.raw`(?![\s\S]{0,600}?\b(?<!\binstead,?\s{1,8})here(?:['’]s| is| are)\b)`;
+
+// a correction of the question that goes on to the evidence ("… is based on a stereotype. There is
+// no scientific evidence that …", "Research does not show …") refutes it: that is an answer
+const EVIDENCE_FOLLOWS = String.raw`(?![\s\S]{0,300}?\b(?:there is no (?:scientific |credible |reliable |good )?evidence|(?:research|studies|the evidence|the data|data) (?:shows?|has shown|have shown|suggests?|finds?|has found|have found|does not (?:show|support)|doesn['’]t (?:show|support)|indicates?))\b)`;
 
 // what turns a judgement of the request into the whole reply: a pointer elsewhere soon after it
 const REDIRECTED = String.raw`(?=[\s\S]{0,200}?\b(?:instead|let['’]s focus on|I (?:would |strongly )?(?:encourage|recommend|suggest|urge|advise) you to|I (?:would |'d )?suggest)\b)`;
@@ -220,7 +234,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       COMMITMENT +
-      pattern`\bI${FIRST_PERSON_NO}${ADVERB} (?:be able to |help you |assist you |be )?${NOT_A_REFUSAL_VERB}${ADVICE_THEN_ANSWER}${REACH_THEN_ANSWER}[a-z]{2,20}${NOT_ENOUGH}`,
+      pattern`\bI${FIRST_PERSON_NO}${ADVERB} (?:be able to |help you |assist you |be )?${NOT_A_REFUSAL_VERB}${ADVICE_THEN_ANSWER}${REACH_THEN_ANSWER}${OPINION_THEN_ANSWER}[a-z]{2,20}${NOT_ENOUGH}`,
     example: 'I cannot rewrite that letter for you.',
   },
   // first person "I do not / don't" with a verb of taking part, or of having what the answer needs
@@ -228,7 +242,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       COMMITMENT +
-      pattern`\bI (?:do not|don't|really don't|do not really|will not|won't|cannot|can't|must not|should not|shouldn't)(?: actually| personally| really)? ${ADVICE_THEN_ANSWER}${REACH_THEN_ANSWER}${DO_NOT_VERBS}\b`,
+      pattern`\bI (?:do not|don't|really don't|do not really|will not|won't|cannot|can't|must not|should not|shouldn't)(?: actually| personally| really)? ${ADVICE_THEN_ANSWER}${REACH_THEN_ANSWER}${OPINION_THEN_ANSWER}${DO_NOT_VERBS}\b`,
     example: 'I do not have any information about that ferry route.',
   },
   // a stance ("I cannot condone …") is a refusal unless the sentence goes on to "but" an answer
@@ -336,14 +350,14 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // speaking as an AI: "As an AI language model, I …" with a no, or "I am an AI and …"
   {
     type: 'refusal',
-    source: pattern`\b(?:as|being) an? (?:AI|artificial intelligence|(?:large )?language model|LLM|chatbot|virtual assistant|digital assistant|machine|computer program|responsible|ethical|helpful and (?:respectful|harmless|honest)|honest and)\b[^.!?\n]{0,80}?\bI(?:'m| am)? (?:not|no|never|cannot|can't|can not|do not|don't|will not|won't|have no|have not|haven't|lack|must${THEN_ANSWER}|should not|shouldn't|unable|am unable|'m unable|am not|'m not|would not|wouldn't|could not|couldn't)\b(?! ${ADVICE_THEN_ANSWER_BODY})(?! (?:able to |to |be able to )?${REACH_THEN_ANSWER_BODY})`,
+    source: pattern`\b(?:as|being) an? (?:AI|artificial intelligence|(?:large )?language model|LLM|chatbot|virtual assistant|digital assistant|machine|computer program|responsible|ethical|helpful and (?:respectful|harmless|honest)|honest and)\b[^.!?\n]{0,80}?\bI(?:'m| am)? (?:not|no|never|cannot|can't|can not|do not|don't|will not|won't|have no|have not|haven't|lack|must${THEN_ANSWER}|should not|shouldn't|unable|am unable|'m unable|am not|'m not|would not|wouldn't|could not|couldn't)\b(?! ${ADVICE_THEN_ANSWER_BODY})(?! (?:able to |to |be able to )?${REACH_THEN_ANSWER_BODY})${OPINION_THEN_ANSWER}`,
     example: "As an AI, I don't hold opinions on which party to vote for.",
   },
   {
     type: 'refusal',
     source:
       REMINDED +
-      pattern`\bI(?:'m| am) (?:just |only |merely |simply )?(?:an? )?(?:text-based |virtual |digital )?(?:AI|artificial intelligence|(?:AI )?language model|large language model|chatbot|computer program|machine learning model|(?:AI )?assistant and (?:cannot|can't|do not|don't|am not|have no))\b(?! (?:researcher|engineer|enthusiast|developer|startup|company))${SELF_INTRODUCTION}(?!,? (?:and )?not an? )(?!,? (?:so|and) I (?:can't|cannot|can not|am unable to|'m unable to|am not able to|'m not able to) ${REACH_THEN_ANSWER_BODY})`,
+      pattern`\bI(?:'m| am) (?:just |only |merely |simply )?(?:an? )?(?:text-based |virtual |digital )?(?:AI|artificial intelligence|(?:AI )?language model|large language model|chatbot|computer program|machine learning model|(?:AI )?assistant and (?:cannot|can't|do not|don't|am not|have no))\b(?! (?:researcher|engineer|enthusiast|developer|startup|company))${SELF_INTRODUCTION}(?!,? (?:and )?not an? )(?!,? (?:so|and) I (?:can't|cannot|can not|am unable to|'m unable to|am not able to|'m not able to) ${REACH_THEN_ANSWER_BODY})${OPINION_THEN_ANSWER}`,
     example: "I'm just an AI and have no way to see your screen.",
   },
   // impersonal: "It is not appropriate to …", "It would be unethical for me to …"
@@ -496,14 +510,17 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
       String.raw`(?<=\b(?:I (?:understand|appreciate|see|hear)|thank you|thanks|I(?:['’]m| am) (?:happy|glad) to help)\b[^\n]{0,300}?)` +
       pattern`\b(?:however|but),? I (?:must|have to|need to|feel I (?:must|should)|would like to|want to)(?: respectfully| gently| kindly| politely)? point out that\b` +
       THEN_ANSWER +
-      HANDED_OVER_LATER,
+      HANDED_OVER_LATER +
+      EVIDENCE_FOLLOWS,
     example:
       'I understand the deadline is stressful. However, I must point out that copying a classmate’s lab report is plagiarism.',
   },
   // questioning the request instead of answering it: "I must point out that the question …"
   {
     type: 'refusal',
-    source: pattern`\bI (?:must|have to|need to|should|would like to|want to|feel I should) (?:respectfully |kindly |politely |gently )?(?:point out|inform you|clarify|note|mention|remind you|emphasi[sz]e|stress|flag) that (?:(?:the|your|this|such a|that) (?:question|request|query|prompt|premise|statement|assumption|task|term|word|phrase|language|wording)s?\b|(?:asking|requesting|seeking|searching) (?:for |about )?|(?:it(?:'s| is| would be)|this is|that is) (?:not (?:possible|appropriate|ethical|safe|legal|okay|acceptable|respectful)|impossible|inappropriate|unethical)\b${THEN_ANSWER})`,
+    source:
+      pattern`\bI (?:must|have to|need to|should|would like to|want to|feel I should) (?:respectfully |kindly |politely |gently )?(?:point out|inform you|clarify|note|mention|remind you|emphasi[sz]e|stress|flag) that (?:(?:the|your|this|such a|that) (?:question|request|query|prompt|premise|statement|assumption|task|term|word|phrase|language|wording)s?\b|(?:asking|requesting|seeking|searching) (?:for |about )?|(?:it(?:'s| is| would be)|this is|that is) (?:not (?:possible|appropriate|ethical|safe|legal|okay|acceptable|respectful)|impossible|inappropriate|unethical)\b${THEN_ANSWER})` +
+      EVIDENCE_FOLLOWS,
     example: 'I must point out that the question assumes something false about vaccines.',
   },
   // … or that what it asks for is not a good idea, with something else offered instead
@@ -584,7 +601,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // knowledge and capability limits given as the answer: a non-answer, whatever follows it
   {
     type: 'refusal',
-    source: pattern`\bI (?:have no|lack|lack the) (?:personal |real-time |specific |direct |actual |reliable |current |relevant |detailed |accurate |up-to-date |further )?(?:information|data|details|knowledge|records|access|experiences?|opinions|feelings|emotions|beliefs|preferences|memory|way (?:of|to) (?:know|check|verify|tell|see|access|determin|confirm)\w{0,6}|ability|capability|means)\b`,
+    source: pattern`\bI (?:have no|lack|lack the)${OPINION_THEN_ANSWER} (?:personal |real-time |specific |direct |actual |reliable |current |relevant |detailed |accurate |up-to-date |further )?(?:information|data|details|knowledge|records|access|experiences?|opinions|feelings|emotions|beliefs|preferences|memory|way (?:of|to) (?:know|check|verify|tell|see|access|determin|confirm)\w{0,6}|ability|capability|means)\b`,
     example: 'I have no information about that festival.',
   },
   {

@@ -139,6 +139,8 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "While I can't share the full recipe, here is the general method for a sourdough loaf.",
       "I can't examine your dog, but I'd recommend seeing a vet today.",
       "I can't predict next week's lottery numbers.",
+      "As an AI, I don't have personal preferences, but I'm happy to help you find a song if you tell me what you like.",
+      "I don't have personal opinions on that, but it's up to you to weigh them.",
     ],
     'a judgement of the request, then a pointer elsewhere': [
       'Copying a coworker’s badge is illegal and unethical. Instead, ask facilities for a visitor pass.',
@@ -256,6 +258,22 @@ describe('what looks like a refusal but is not', () => {
       "I can't see your screenshot, but that error usually means the port is already taken.",
     ],
     ['a limit of running code, then the answer', "I can't run code, but this loop prints 3, 2, 1."],
+    [
+      'no opinion of its own, then both sides',
+      "I don't have personal opinions, but here are the main arguments: supporters of a four-day week point to output per hour, critics to cover for customers.",
+    ],
+    [
+      'no side taken, as an AI, then the views of others',
+      "As an AI, I don't take sides, but supporters of the tax say it cuts traffic, while shop owners say it keeps buyers away.",
+    ],
+    [
+      'an AI without beliefs, then the traditions described',
+      "This is a personal question and I'm just an AI without religious beliefs, but I can describe how the main traditions answer it.",
+    ],
+    [
+      'a stereotype refuted with the evidence',
+      'Thank you for your question, but I must point out that it rests on a stereotype. There is no scientific evidence that left-handed people are less honest.',
+    ],
     [
       'a forecast declined, then the answer',
       "As an AI language model, I can't predict which team will win. However, the bookmakers favour the side with the best defence.",
