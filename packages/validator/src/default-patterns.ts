@@ -96,7 +96,7 @@ const DISCLAIMED = String.raw`(?<!\b(?:while|although|though|whilst|that|but|whi
 // no, a pointer elsewhere or leaving it to the reader ("but it's up to you", "but I'd suggest
 // reading both sides"). Experiences and feelings stay knowledge limits: "I have no personal
 // experience of Oslo, but …" is still a non-answer
-const OPINION_WORDS = String.raw`(?:opinions?|views?|stance|position|preferences?|take|beliefs?|sides?|what(?:'s| is) (?:right|best) for (?:you|your))`;
+const OPINION_WORDS = `(?:opinions?|views?|stance|position|preferences?|take|beliefs?|sides?|what(?:'s| is) (?:right|best) for (?:you|your))`;
 const OPINION_THEN_ANSWER = String.raw`(?![^.!?\n]{0,80}?\b${OPINION_WORDS}\b[^.!?\n]{0,60}?(?:[,;]|[.!] ?)? (?:but|however|though|that said)\b,?(?! (?:I (?:can't|cannot|can not|won't|will not|am unable|'m unable|am not able|'m not able|do not|don't|must|should not)|(?:I (?:would |'d |strongly )?)?(?:recommend|suggest|encourage|urge|advise)|you (?:can|could|should|might|may) (?:consult|research|look|check|ask|speak|talk|seek|find|refer|read)|it(?:'s| is) (?:important|best|always|up to you)|it (?:ultimately |really )?depends on (?:you|your)|(?:ultimately|in the end),? (?:it's|it is|the (?:decision|choice))|the (?:decision|choice) is (?:yours|up to you)|that's up to you|(?:I(?:'m| am|'d be| would be) (?:happy|glad)|I can|I'd love) to help[^.!?\n]{0,60}\b(?:if you|once you|let me know))\b))`;
 
 // "I am an AI assistant named …, developed by …" introduces the model; it declines nothing
