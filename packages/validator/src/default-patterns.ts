@@ -71,9 +71,9 @@ const ADVICE_THEN_ANSWER = `(?!${ADVICE_THEN_ANSWER_BODY})`;
 // "I can't see your screenshot, but that error usually means …", "I can't run code, but this one
 // prints [3, 2, 1]": a limit of the model's senses or reach in the world (seeing, hearing,
 // opening a file, running code, sending, calling, setting a timer, drawing an image, looking up a
-// live figure, predicting), with the answer given another way in the same breath, is how an answer begins,
-// not a refusal. It still is one when what follows only sends the reader elsewhere ("…, but I'd
-// recommend seeing a vet")
+// live figure, predicting), with the answer given another way in the same breath, is how an
+// answer begins, not a refusal. It still is one when what follows only sends the reader elsewhere
+// ("…, but I'd recommend seeing a vet")
 const REACH_LIMIT = String.raw`(?:(?:physically |actually |directly |personally )?(?:see|view|look at|watch|hear|listen to|smell|taste|touch|examine|inspect)|open (?:attachments?|files?|links?|images?|photos?|pdfs?|(?:the|your|that|this) (?:file|attachment|link|image|photo|document|pdf|spreadsheet))|run|execute|test|compile|set (?:a |an |the |any )?(?:timers?|alarms?|reminders?)|make (?:phone )?calls?|call|place (?:a |the )?(?:phone )?call|send (?:e-?mails?|messages?|texts?|letters?|it|this|that|them)|(?:produce|generate|create|draw|render|play|display|show) (?:an? |the |any )?(?:images?|pictures?|photos?|audio|sounds?|videos?|diagrams?|drawings?|visuals?|graphics?|charts?|animations?)|access (?:your|the) (?:machine|computer|device|system|files?|screen|environment|code|server|network|setup|phone|browser|spreadsheet|document|repo|repository)|review (?:your|the) (?:lease|contract|document|file|attachment|code|essay|resume|cv|draft|screenshot)|unlock (?:your|the|it)|predict|forecast|browse|look up (?:today's|the current|current|live|real-time|the latest|the exact|exact)|check (?:a live|live|real-time|the current|current|today's))\b`;
 const REACH_THEN_ANSWER_BODY = String.raw`${REACH_LIMIT}[^.!?\n]{0,100}?(?:,? but\b(?! I(?: strongly| would|'d| really)? (?:recommend|suggest|urge|advise|encourage)\b)(?! (?:please |you should |you'll need to |it's best to )(?:see|consult|contact|visit|speak|talk))|[.!] (?:however|that said|but|still|luckily|fortunately|the good news)\b)`;
 const REACH_THEN_ANSWER = `(?!${REACH_THEN_ANSWER_BODY})`;
