@@ -74,7 +74,10 @@ const ADVICE_THEN_ANSWER = `(?!${ADVICE_THEN_ANSWER_BODY})`;
 // live figure, predicting), with the answer given another way in the same breath, is how an
 // answer begins, not a refusal. It still is one when what follows only sends the reader elsewhere
 // ("…, but I'd recommend seeing a vet")
-const REACH_LIMIT = String.raw`(?:(?:physically |actually |directly |personally )?(?:see|view|look at|watch|hear|listen to|smell|taste|touch|examine|inspect)|open (?:attachments?|files?|links?|images?|photos?|pdfs?|(?:the|your|that|this) (?:file|attachment|link|image|photo|document|pdf|spreadsheet))|run|execute|test|compile|set (?:a |an |the |any )?(?:timers?|alarms?|reminders?)|make (?:phone )?calls?|call|place (?:a |the )?(?:phone )?call|send (?:e-?mails?|messages?|texts?|letters?|it|this|that|them)|(?:produce|generate|create|draw|render|play|display|show) (?:an? |the |any )?(?:images?|pictures?|photos?|audio|sounds?|videos?|diagrams?|drawings?|visuals?|graphics?|charts?|animations?)|access (?:your|the) (?:machine|computer|device|system|files?|screen|environment|code|server|network|setup|phone|browser|spreadsheet|document|repo|repository)|review (?:your|the) (?:lease|contract|document|file|attachment|code|essay|resume|cv|draft|screenshot)|unlock (?:your|the|it)|predict|forecast|browse|look up (?:today's|the current|current|live|real-time|the latest|the exact|exact)|check (?:a live|live|real-time|the current|current|today's))\b`;
+// looking up a live figure: a limit of reach before an answer, and `hallucination_risk` when the
+// answer gives the figure anyway
+const LIVE_LOOKUP = `look up (?:today's|the current|current|live|real-time|the latest|the exact|exact)|check (?:a live|live|real-time|the current|current|today's)`;
+const REACH_LIMIT = String.raw`(?:(?:physically |actually |directly |personally )?(?:see|view|look at|watch|hear|listen to|smell|taste|touch|examine|inspect)|open (?:attachments?|files?|links?|images?|photos?|pdfs?|(?:the|your|that|this) (?:file|attachment|link|image|photo|document|pdf|spreadsheet))|run|execute|test|compile|set (?:a |an |the |any )?(?:timers?|alarms?|reminders?)|make (?:phone )?calls?|call|place (?:a |the )?(?:phone )?call|send (?:e-?mails?|messages?|texts?|letters?|it|this|that|them)|(?:produce|generate|create|draw|render|play|display|show) (?:an? |the |any )?(?:images?|pictures?|photos?|audio|sounds?|videos?|diagrams?|drawings?|visuals?|graphics?|charts?|animations?)|access (?:your|the) (?:machine|computer|device|system|files?|screen|environment|code|server|network|setup|phone|browser|spreadsheet|document|repo|repository)|review (?:your|the) (?:lease|contract|document|file|attachment|code|essay|resume|cv|draft|screenshot)|unlock (?:your|the|it)|predict|forecast|browse|${LIVE_LOOKUP})\b`;
 const REACH_THEN_ANSWER_BODY = String.raw`${REACH_LIMIT}[^.!?\n]{0,100}?(?:,? but\b(?! I(?: strongly| would|'d| really)? (?:recommend|suggest|urge|advise|encourage)\b)(?! (?:please |you should |you'll need to |it's best to )(?:see|consult|contact|visit|speak|talk))|[.!] (?:however|that said|but|still|luckily|fortunately|the good news)\b)`;
 const REACH_THEN_ANSWER = `(?!${REACH_THEN_ANSWER_BODY})`;
 
@@ -322,15 +325,11 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
       THEN_ANSWER,
     example: "It's not my place to rank your cousins' wedding speeches.",
   },
+  // with a verb, or alone: "I'd rather not comment on that.", "I'd rather not."
   {
     type: 'refusal',
-    source: pattern`\bI(?:(?:'d| would) (?:rather|prefer) not|(?:'d| had) better not|(?: really)? prefer not)(?: to)? (?!to\b)${NOT_A_REFUSAL_VERB}(?!assum|oversimplif|generali[sz]|overwhelm|overload|get too|be too|make assumptions|leave (?:anything|something|you|out))[a-z]{2,20}`,
+    source: pattern`\bI(?:(?:'d| would) (?:rather|prefer) not|(?:'d| had) better not|(?: really)? prefer not)(?:(?: to)? (?!to\b)${NOT_A_REFUSAL_VERB}(?!assum|oversimplif|generali[sz]|overwhelm|overload|get too|be too|make assumptions|leave (?:anything|something|you|out))[a-z]{2,20}|(?<=(?:'d| would) (?:rather|prefer) not)(?= ?[.!;]| ?$))`,
     example: "I'd rather not comment on that.",
-  },
-  {
-    type: 'refusal',
-    source: pattern`\bI(?:'d| would) (?:rather|prefer) not(?= ?[.!;]| ?$)`,
-    example: "I'd rather not. Is there something else on your mind?",
   },
   // a habit of holding back said as such: "I try to avoid commenting on specific politicians"
   {
@@ -955,7 +954,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'hallucination_risk',
-    source: pattern`\bI(?: cannot| can't|'m unable to| am unable to|'m not able to| am not able to| don't have the ability to| do not have the ability to| don't have access to| do not have access to) (?:browse|access (?:the (?:internet|web)|real-time|live|current|online|external|websites?|urls?|links?)|search the (?:internet|web)|look (?:it |this |that )?up online|look up (?:today's|the current|current|live|real-time|the latest|the exact|exact)|check (?:a live|live|real-time|the current|current|today's)|the internet|the web)\b`,
+    source: pattern`\bI(?: cannot| can't|'m unable to| am unable to|'m not able to| am not able to| don't have the ability to| do not have the ability to| don't have access to| do not have access to) (?:browse|access (?:the (?:internet|web)|real-time|live|current|online|external|websites?|urls?|links?)|search the (?:internet|web)|look (?:it |this |that )?up online|${LIVE_LOOKUP}|the internet|the web)\b`,
     example: "I can't browse the internet, so this may be stale.",
   },
   {
