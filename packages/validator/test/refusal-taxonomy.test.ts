@@ -141,6 +141,8 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "I can't predict next week's lottery numbers.",
       "As an AI, I don't have personal preferences, but I'm happy to help you find a song if you tell me what you like.",
       "I don't have personal opinions on that, but it's up to you to weigh them.",
+      "I don't have personal opinions on that, but I'd suggest reading both sides.",
+      "I can't see your screen, but you could ask your IT team.",
     ],
     'a judgement of the request, then a pointer elsewhere': [
       'Copying a coworker’s badge is illegal and unethical. Instead, ask facilities for a visitor pass.',
