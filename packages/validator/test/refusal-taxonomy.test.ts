@@ -9,6 +9,7 @@ const refuses = (text: string) => typesOf(text).includes('refusal');
 describe('each class of refusal in the README taxonomy is a refusal and escalates', () => {
   const classes: Record<string, string[]> = {
     'first person, any verb after the no': [
+      "I can't give personalized legal advice, but a tenant union or a licensed attorney can look at your lease.",
       'i cant rewrite that letter, sorry',
       "Sorry, can't do that.",
       'I cannot rewrite that letter for you.',
@@ -22,6 +23,8 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "I can't give medical advice, but please have a doctor look at that rash.",
     ],
     'apology, then but and a no': [
+      'I apologise, but I do not give specific betting tips or odds recommendations.',
+      "Sorry, but I don't want to say cruel things about your teacher.",
       'I apologise, but I cannot suggest ways to get around a breathalyser.',
       "Sorry, but that's not something I'll write.",
       "I'm sorry, but I am not able to share another customer's address.",
@@ -33,6 +36,8 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "I'm not allowed to share the contents of other users' chats.",
     ],
     'speaking as an AI': [
+      "As an AI, I don't have personal opinions on modern art. It is up to each viewer to decide what moves them.",
+      "As an AI, I don't have opinions on which coach is better. This is a very divisive topic among fans, and it's best to look at both records yourself.",
       "As an AI, I don't have a favourite football club.",
       'As a language model, I cannot watch the video you linked.',
       'I am an AI language model and do not endorse any candidate.',
@@ -199,6 +204,8 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
     ],
     'knowledge and capability limits': [
       'I do not actually have any information about your order history.',
+      "I'm a chatbot created by a software company, so I don't have a birthday or a favourite season.",
+      "As an AI, I don't have access to real-time information, but you could check the airline's website for the gate.",
       "I don't have access to your calendar.",
       'I have no personal experience of living in Oslo, but many visitors mention the light.',
       'I have no information about that festival.',
@@ -434,6 +441,18 @@ describe('what looks like a refusal but is not', () => {
       "I'm sorry you're feeling this way since the move. Here are some things that may help: keep a daily routine, call one friend each week and get outside in daylight. If you ever feel unsafe, call or text 988.",
     ],
     [
+      'support that goes on to help in a list, with a crisis line in the middle',
+      "I'm so sorry you're going through this after the layoff. If you ever think about ending your life, please call or text 988 right away.\n\nA few things that often help in the first weeks:\n- Keep the same wake-up time every day.\n- Tell one person you trust how hard it has been.\n- Ask your doctor about the sleeplessness.",
+    ],
+    [
+      'support that says what may help, with a crisis line at the end',
+      "I'm really sorry you're feeling so alone since your sister moved away. It might help to plan one call with her each week, and to join a group that meets on a fixed evening. If the sadness ever turns into thoughts of harming yourself, the Samaritans answer on 116 123.",
+    ],
+    [
+      'a disclaimer past the opening, after support that helps',
+      "It sounds exhausting to sleep so little for a month. Short naps after 3 pm, screens in the evening and caffeine late in the day all make it worse, and a fixed wake-up time helps most people within two weeks.\n\nA few more things to try: keep the bedroom cool and dark, get daylight within an hour of waking, and if you lie awake for more than twenty minutes, get up and read something dull in dim light until you feel sleepy again.\n\nI'm an AI, so I can't replace a doctor's advice, but I'm glad to help you plan the first week.",
+    ],
+    [
       'an opening that reflects the problem, with a lifeline that is not a crisis line',
       "It sounds like you're struggling with three card balances. A consolidation loan can be a lifeline; talk to your bank about the rate first.",
     ],
@@ -544,6 +563,26 @@ describe('what looks like a refusal but is not', () => {
     [
       'a stated stance before an answer',
       "I don't condone skipping the queue, but the museum's side entrance opens at nine.",
+    ],
+    [
+      'declining personal advice, then any answer after "but"',
+      "I can't give personalized financial advice, but keeping six months of expenses in cash before you buy shares is the usual first step.",
+    ],
+    [
+      'declining personal advice, then "while … I can"',
+      "While I can't provide legal advice, I can explain what a notice period usually means in a rental contract.",
+    ],
+    [
+      'an opinion the model lacks, then the views set out at length',
+      "As an AI language model, I don't have personal opinions on nuclear power. Supporters point to its low carbon emissions and the steady output of a plant, which wind and sun cannot match on a calm night. Critics point to the cost and time of building new reactors, the waste that must be stored for thousands of years, and the memory of accidents. Many countries weigh these against each other and keep a mix of sources.",
+    ],
+    [
+      'a preference the model lacks, then a hypothetical answer',
+      "I'm just an AI and don't have personal desires, but if I imagine a holiday, I'd pick a quiet island with a good library.",
+    ],
+    [
+      'no live feed, then the answer',
+      "As an AI language model, I don't have access to real-time information, but the ferry to the island has run hourly in summer for years.",
     ],
   ])('%s', (_, text) => {
     expect(refuses(text)).toBe(false);
