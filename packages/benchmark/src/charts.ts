@@ -1,11 +1,12 @@
-import { parse, View } from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
 
 /** A Vega-Lite specification, as accepted by {@link renderSvg}. */
 export type ChartSpec = TopLevelSpec;
 
 /** Renders a Vega-Lite specification to a standalone SVG document, headless (no browser). */
 export async function renderSvg(spec: ChartSpec): Promise<string> {
+  // Vega and Vega-Lite take most of a second to load: only what draws a chart reads them
+  const [{ parse, View }, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);
   const view = new View(parse(compile(spec).spec), { renderer: 'none' });
   try {
     return await view.toSVG();

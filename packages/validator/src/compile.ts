@@ -1,4 +1,5 @@
-import { checkSync } from 'recheck';
+import { createRequire } from 'node:module';
+import type { checkSync as RecheckSync } from 'recheck';
 import { type BuiltInRegion, DEFAULT_PATTERNS } from './default-patterns.js';
 import { ValidatorError, ValidatorErrorCode } from './errors.js';
 import { analysePattern, type Trigger } from './regex-analysis.js';
@@ -10,6 +11,15 @@ import {
   SIGNAL_TYPES,
   type SignalType,
 } from './types.js';
+
+// recheck (the ReDoS checker) takes about 200 ms to load: it is read only when a custom pattern
+// is checked, so a validator with the built-in patterns alone never pays for it
+let recheckSync: typeof RecheckSync | undefined;
+function checkSync(...args: Parameters<typeof RecheckSync>): ReturnType<typeof RecheckSync> {
+  recheckSync ??= (createRequire(import.meta.url)('recheck') as { checkSync: typeof RecheckSync })
+    .checkSync;
+  return recheckSync(...args);
+}
 
 /** A pattern ready to scan with. */
 export interface CompiledPattern {
@@ -290,10 +300,12 @@ function mergeTriggers(patterns: CompiledPattern[], maxLength: number): Map<stri
   for (const longer of literals) {
     const longerBucket = buckets.get(longer);
     if (!longerBucket) continue;
-    const shorter = literals.find(
-      (candidate) =>
-        candidate.length < longer.length && buckets.has(candidate) && longer.startsWith(candidate),
-    );
+    // the shortest literal still in a bucket that this one starts with (its prefixes, shortest first)
+    let shorter: string | undefined;
+    for (let length = 1; length < longer.length && shorter === undefined; length += 1) {
+      const candidate = longer.slice(0, length);
+      if (buckets.has(candidate)) shorter = candidate;
+    }
     if (shorter === undefined) continue;
     const shorterBucket = buckets.get(shorter);
     if (!shorterBucket) continue;
