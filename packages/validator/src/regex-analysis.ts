@@ -508,12 +508,18 @@ function concatenate(first: Continuation, second: Continuation): Continuation {
 }
 
 function distinct(list: Continuation[]): Continuation[] {
-  const seen = new Map<string, Continuation>();
+  // keyed by literal, then by the three flags as bits: no key string is built per item
+  const seen = new Map<string, number>();
+  const unique: Continuation[] = [];
   for (const item of list) {
-    const key = `${item.literal}\u0000${item.open}${item.trailingBoundary}${item.boundaryAtStart}`;
-    if (!seen.has(key)) seen.set(key, item);
+    const bit =
+      1 << ((item.open ? 4 : 0) | (item.trailingBoundary ? 2 : 0) | (item.boundaryAtStart ? 1 : 0));
+    const bits = seen.get(item.literal) ?? 0;
+    if ((bits & bit) !== 0) continue;
+    seen.set(item.literal, bits | bit);
+    unique.push(item);
   }
-  return [...seen.values()];
+  return unique;
 }
 
 /**
