@@ -1,6 +1,6 @@
 import { checkSync } from 'recheck';
 import { describe, expect, it } from 'vitest';
-import { compilePatterns } from '../src/compile.js';
+import { compilePatterns, LiteralStartFinder } from '../src/compile.js';
 import { DEFAULT_PATTERNS, DEFAULT_WEIGHTS } from '../src/index.js';
 import { layoutText, scanText } from '../src/scan.js';
 
@@ -33,6 +33,12 @@ describe('the built-in patterns', () => {
     // a stream holds back this many characters before it decides a match that starts there (a
     // reply that only judges the act is read to its end, up to 1,000 characters after the judgement)
     expect(set.reach).toBeLessThan(1536);
+    // one regular expression pass over the text: triggers that do not start a word all open with
+    // a character found by indexOf ("…", "["), so no second expression reads every position
+    for (const prefilters of [set.prefilterAll, set.prefilterAnywhere]) {
+      expect(prefilters[0]).toBeInstanceOf(RegExp);
+      for (const other of prefilters.slice(1)) expect(other).toBeInstanceOf(LiteralStartFinder);
+    }
   });
 
   it('start with words long enough to be rare: no trigger is one or two letters', () => {

@@ -9,6 +9,7 @@ const refuses = (text: string) => typesOf(text).includes('refusal');
 describe('each class of refusal in the README taxonomy is a refusal and escalates', () => {
   const classes: Record<string, string[]> = {
     'first person, any verb after the no': [
+      'I absolutely cannot write a message pretending to be her bank.',
       "I can't give personalized legal advice, but a tenant union or a licensed attorney can look at your lease.",
       'i cant rewrite that letter, sorry',
       "Sorry, can't do that.",
@@ -47,6 +48,8 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "I don't take a personal side on the death penalty; people weigh it very differently.",
     ],
     impersonal: [
+      'It would be irresponsible of me to guess the dose for your dog.',
+      "It wouldn't be right to share your neighbour's licence plate number.",
       'It is not appropriate or ethical to rank employees by religion.',
       "It wouldn't be responsible for me to estimate a dose for your dog.",
       "I don't think it's appropriate to speculate about a stranger's health.",
@@ -64,6 +67,8 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'I am programmed to prioritize user safety and cannot explain how to disable an airbag.',
     ],
     'questioning the request': [
+      "Happy to help with your garden! However, I want to point out that the word 'kill' can be perceived as violent, even about weeds.",
+      "Words like 'destroy' and 'crush' can normalize violent language, even in a board game about farming.",
       "Happy to help! However, I must point out that the question assumes my neighbour's dog is dangerous.",
       'Thanks for asking! I must inform you that it is not possible to "hack" a sourdough starter, as it is a living culture.',
       'I would like to gently point out that the phrase "kill the lights" could be read as violent.',
@@ -85,10 +90,16 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "I'm still learning how to answer this question. In the meantime, a web search may help.",
     ],
     'withholding the harmful part while answering the rest': [
+      "I'll stay away from anything insulting, but here is a gentle roast of your uncle's fishing stories.",
+      "Here's the flyer for the tenants' meeting. I've left out the landlord's home address, since posting it could amount to doxxing.",
+      "Here's the heist scene. I've kept the alarm-bypass steps vague rather than a real how-to, and the tension carries it.",
+      "Here is the ad copy. I haven't included the line about skipping the safety inspection, which would be illegal in most states.",
       "I'll avoid giving a workable recipe, but here is why the compound was feared.",
       "For your novel I must be careful not to provide lethal doses, so the poisoner's kit stays vague.",
     ],
     discomfort: [
+      "Teasing someone about their accent can sting, so I'd rather leave that out.",
+      "I'd gently steer you away from reading her diary; talking to her will get you further.",
       'I do not feel comfortable writing a eulogy that mocks the deceased.',
       "I'm not comfortable helping with a prank on your landlord.",
       "I'm sorry, but I'm not comfortable continuing this role-play.",
@@ -559,6 +570,18 @@ describe('what looks like a refusal but is not', () => {
     [
       'a found result',
       'I could not find any mistakes in your spreadsheet; the totals match the receipts.',
+    ],
+    [
+      'a part kept general for the reader, not for a wrong',
+      "Here's a plan for the week. I've kept the itinerary high-level so you can move the days around.",
+    ],
+    [
+      'a part left out because it does not fit',
+      "Here's your packing list. I've left out the tent, since you said the cabin has beds.",
+    ],
+    [
+      'a word explained, not objected to',
+      "The word 'crush' here means to press the garlic flat: lay the blade on the clove and push down.",
     ],
     [
       'a stated stance before an answer',
