@@ -545,8 +545,10 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   {
     type: 'refusal',
     source:
-      String.raw`(?<=\b(?:I (?:understand|appreciate|see|hear)|thank you|thanks|I(?:['’]m| am) (?:happy|glad) to help)\b[^\n]{0,300}?)` +
-      pattern`\b(?:however|but),? I (?:must|have to|need to|feel I (?:must|should)|would like to|want to)(?: respectfully| gently| kindly| politely)? point out that\b` +
+      // the turn is read first and the courtesy behind it, so that a search reads the courtesy
+      // only where a "however" or "but" stands
+      String.raw`\b(?:however|but)(?<=\b(?:I (?:understand|appreciate|see|hear)|thank you|thanks|I(?:['’]m| am) (?:happy|glad) to help)\b[^\n]{0,300}?\b(?:however|but))` +
+      pattern`,? I (?:must|have to|need to|feel I (?:must|should)|would like to|want to)(?: respectfully| gently| kindly| politely)? point out that\b` +
       THEN_ANSWER +
       HANDED_OVER_LATER +
       EVIDENCE_FOLLOWS,
