@@ -214,6 +214,9 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       '```\nTERMINAL: I’m sorry, but I can’t open other users’ files.\n```',
     ],
     'knowledge and capability limits': [
+      "I can't tell you which mortgage is right for you. A mortgage adviser can look at your numbers.",
+      "I don't have access to your bank account, so I can't see the charge. Please contact your bank.",
+      "As an AI language model, I'm not a mechanic, and I'd recommend having the brakes checked at a garage.",
       'I do not actually have any information about your order history.',
       "I'm a chatbot created by a software company, so I don't have a birthday or a favourite season.",
       "As an AI, I don't have access to real-time information, but you could check the airline's website for the gate.",
@@ -570,6 +573,26 @@ describe('what looks like a refusal but is not', () => {
     [
       'a found result',
       'I could not find any mistakes in your spreadsheet; the totals match the receipts.',
+    ],
+    [
+      "a limit of what the model can know of the reader's case, then the general answer",
+      "I can't tell you which mortgage is right for you without your numbers, but here is how fixed and variable rates usually compare.",
+    ],
+    [
+      "no access to the reader's account, then the usual steps",
+      "I don't have access to your bank account, so I can't see the charge. However, these are the usual reasons a card payment is declined twice.",
+    ],
+    [
+      'a profession the model does not have, then general information',
+      "As an AI language model, I'm not a mechanic, but I can share what a grinding noise when braking usually means.",
+    ],
+    [
+      'declining a diagnosis, then what the pattern usually is',
+      'As an AI language model, I cannot diagnose medical conditions. However, itchy red rings on the skin are often a fungal infection.',
+    ],
+    [
+      'a concession before the general answer',
+      "While I can't give legal advice, in most places a tenant may withhold rent only after a written notice.",
     ],
     [
       'a part kept general for the reader, not for a wrong',
