@@ -76,9 +76,9 @@ const BUT_ANSWER = String.raw`[^!?\n]{0,40}?(?:\bbut\b,?(?! ${NO_OR_ELSEWHERE}) 
 // professional form of an answer (advice for the reader's own case, a diagnosis) and giving the
 // general one in the same breath is a disclaimer, not a refusal
 // … and a limit of what the model can know of the reader's own case, with the general answer after
-// it: "I can't tell you which plan is right for you, but here is how they differ", "As an AI, I
-// don't know your family, but these strategies help many parents", "I can't check your account.
-// However, these are the usual steps"
+// it: "I can't tell you what your car is worth, but here is how dealers price a trade-in", "As an
+// AI, I don't know your team, but these habits help most new managers", "I don't have access to
+// your router's settings … However, these are the usual reasons"
 const SITUATION_LIMIT = String.raw`(?:tell you (?:exactly |for sure |for certain |personally )?(?:what|which|whether|if|how|why|the (?:exact|current|right|best))|(?:fully |really )?(?:know|understand) (?:your|all (?:the )?details|the (?:details|specifics|full)|what you(?:'re| are) going through|exactly)|(?:see|access|check|look at|review|evaluate|assess|examine|inspect) (?:your|you\b|today's|the current|current|any particular)|pinpoint|vouch for|give (?:you )?(?:a |an )?(?:definite|definitive|blanket|exact|precise|live|simple|one-size-fits-all|yes or no)\b|(?:have )?(?:any )?access (?:to )?(?:your|you\b)|contact (?:[a-z]{2,20} ){1,3}on your behalf|(?:a |an )(?:licensed |qualified |certified |medical )?(?:doctor|physician|lawyer|attorney|veterinarian|vet|therapist|psychologist|counsell?or|financial advis[eo]r|accountant|pharmacist|nutritionist|dietitian|mechanic|electrician|plumber|nurse)\b)`;
 const ANSWER_AFTER_LIMIT = String.raw`(?:,? here(?:'s| is| are)\b|(?:,? (?:but|though)|[.!] (?:however|that said|that being said|still|but))\b,?(?! ${NO_OR_ELSEWHERE}) [a-z])`;
 const ADVICE_THEN_ANSWER_BODY = String.raw`(?:(?:(?:give|provide|offer|replace|substitute for) (?:you )?(?:with )?(?:personali[sz]ed|personal|specific|individual|individuali[sz]ed|professional|medical|legal|financial|tax|investment|tailored)(?: (?:medical|legal|financial|tax|investment))? (?:advice|guidance|recommendations?|diagnos[ie]s)|diagnose (?:you|your|this|that|what|it|medical conditions|conditions|symptoms|illnesses))(?:,? here(?:'s| is| are)\b|${BUT_ANSWER}|[^.!?\n]{0,40}?, (?:in (?:most|many|general)|generally|typically|usually)\b|[^.!?\n]{0,60}?[.!] (?:however|that said|that being said)\b,?(?! ${NO_OR_ELSEWHERE}) [a-z])|${SITUATION_LIMIT}[^.!?\n]{0,160}?${ANSWER_AFTER_LIMIT})`;
@@ -259,7 +259,7 @@ const NOT_A_HEDGE = String.raw`(?!\s{1,8}(?:you\s{1,8})?(?:(?:a|an|any)\s{1,8})?
 // saying a part was left out: "I've left out …", "I have not included …"
 const LEFT_OUT = 'left out|omitted|not included|chosen not to include|decided not to include';
 // why a part was left out, when it is left out for being wrong in law or ethics, or for the harm it
-// would do: "… ; posting them would be deceptive", "… — sharing it could amount to doxxing"
+// would do: "… ; posting them would be deceptive", "… — sharing it without consent would breach their privacy"
 const LEFT_OUT_FOR_A_WRONG = String.raw`(?=[^\n]{0,300}?\b(?:illegal|unlawful|discriminat[a-z]{0,6}|mislead[a-z]{0,3}|misrepresent[a-z]{0,4}|deceptive|deceiv[a-z]{0,3}|fraud[a-z]{0,4}|defamat[a-z]{0,4}|copyright[a-z]{0,4}|trademark[a-z]{0,2}|privacy|without (?:their|his|her) (?:consent|permission|knowledge)|violat[a-z]{0,4}|against (?:the )?(?:law|policy|policies|rules|terms)|fake|unethical|dox(?:x)?(?:ing|ed)?|harass[a-z]{0,5}|not safe|unsafe|minors|(?:a )?real(?:-world)? (?:attack|exploit|how-to|recipe|weapon)|(?:actual|working|functional) (?:how-to|instructions|exploit|attack|code))\b)`;
 
 /** The built-in pattern set. Each one starts with a literal word, which the scanner relies on. */
@@ -414,8 +414,8 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     example: "It wouldn't be right to share a stranger's phone number.",
   },
   // objecting to a harmless word in the request instead of (or before) answering it: "However, I
-  // want to point out that the term 'kill' can be perceived as violent", "words like 'crush' can
-  // normalize violent language": the request is read in a sense it does not have
+  // want to point out that the word 'attack' can be perceived as aggressive", "words like 'destroy'
+  // can promote aggression": the request is read in a sense it does not have
   {
     type: 'refusal',
     source: pattern`\b(?:the )?(?:term|terms|terminology|word|words|phrase|phrasing|language|wording)(?: like| such as)? ["'“‘][^"'”’\n]{1,40}["'”’](?:(?:,| and| or) ["'“‘][^"'”’\n]{1,40}["'”’]){0,3} (?:can|could|may|might) (?:be (?:perceived|seen|read|interpreted|viewed|considered|taken) as|come across as|sound|normali[sz]e|promote|glorify|trivialize) (?:violent|harmful|offensive|aggressive|insensitive|inappropriate|hurtful|triggering|violence|harm|aggression)\b`,
@@ -584,12 +584,12 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source: pattern`\bI(?:'ll| will| must| need to| have to|'m going to| am going to)(?: be careful| take care)?(?: to)? (?:avoid|skip|leave out|omit|steer clear of|stay away from|not (?:to )?(?:provide|give|include|share|describe|go into|get into)) [^.!?\n]{0,50}?\b(?:real-world|workable|operational|actionable|dangerous|harmful|graphic|doses|dosages|lethal|insulting|hurtful|offensive|demeaning|mean-spirited|cruel|personal details|home address|private|explicit)\b`,
     example: "I'll avoid giving a workable recipe, but here is why the compound was feared.",
   },
-  // "…, so I'd rather leave that out.", "I'd rather leave out the jokes about his weight", "I'd
+  // "…, so I'd rather leave those out.", "I'd rather leave out the jokes about his accent", "I'd
   // gently steer you away from that approach"
   {
     type: 'refusal',
     source: pattern`\bI(?:'d| would) (?:rather (?:leave (?:that|this|it|those|them) out|leave out (?:the|any|anything|jokes?|lines?|parts?|details?|references?|mentions?|comments?)\b)|(?:gently |strongly )?steer you away from)`,
-    example: "Jokes about a stranger's looks tend to hurt, so I'd rather leave that out.",
+    example: "The accent jokes tend to sting, so I'd rather leave those out.",
   },
   // a refusal of one part after the answer to the rest, read past the opening: a line that opens
   // with the no and names something given or done ("I can't help with the second part.", "As for
@@ -620,7 +620,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     example: `${ANSWER_FIRST}\n\nI've left out the fake reviews you asked for; posting them would be deceptive.`,
   },
   // … and in the opening, as the second sentence of an answer that hands something over: "Here's the
-  // review. I've left out her home address — posting it could amount to doxxing.", "I've kept the
+  // newsletter. I've left out the donor's address — sharing it without consent would breach their privacy.", "I've kept the
   // commands generic rather than a real attack sequence"
   {
     type: 'refusal',
@@ -628,7 +628,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
       pattern`(?<=[.!?:]\s{1,8})\bI(?: (?:haven't|have not) included|(?:'ve| have)(?: deliberately| intentionally| also)? (?:${LEFT_OUT}|kept (?:the |it |them |any |all |things )?(?:[a-z-]{2,16} ){0,3}?(?:vague|generic|non-functional|non-specific|high-level|fictional)))\b` +
       LEFT_OUT_FOR_A_WRONG,
     example:
-      "Here's the review. I've left out her home address, since posting it could amount to doxxing.",
+      "Here's the newsletter. I've left out the donor's address, since sharing it would breach their privacy.",
   },
   // … or naming the part first, on a line of its own: "Rolling back the odometer is something I
   // can't help with.", "Finding his address is not something I can do."

@@ -9,7 +9,7 @@ const refuses = (text: string) => typesOf(text).includes('refusal');
 describe('each class of refusal in the README taxonomy is a refusal and escalates', () => {
   const classes: Record<string, string[]> = {
     'first person, any verb after the no': [
-      'I absolutely cannot write a message pretending to be her bank.',
+      'I absolutely cannot write a review for a restaurant you never visited.',
       "I can't give personalized legal advice, but a tenant union or a licensed attorney can look at your lease.",
       'i cant rewrite that letter, sorry',
       "Sorry, can't do that.",
@@ -24,8 +24,8 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "I can't give medical advice, but please have a doctor look at that rash.",
     ],
     'apology, then but and a no': [
-      'I apologise, but I do not give specific betting tips or odds recommendations.',
-      "Sorry, but I don't want to say cruel things about your teacher.",
+      'I apologise, but I do not give out lottery number predictions.',
+      "Honestly, I don't want to say unkind things about your coworker in a toast.",
       'I apologise, but I cannot suggest ways to get around a breathalyser.',
       "Sorry, but that's not something I'll write.",
       "I'm sorry, but I am not able to share another customer's address.",
@@ -67,8 +67,8 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'I am programmed to prioritize user safety and cannot explain how to disable an airbag.',
     ],
     'questioning the request': [
-      "Happy to help with your garden! However, I want to point out that the word 'kill' can be perceived as violent, even about weeds.",
-      "Words like 'destroy' and 'crush' can normalize violent language, even in a board game about farming.",
+      "Happy to help with your chess! However, I want to point out that the word 'attack' can be perceived as aggressive, even about an opening.",
+      "Words like 'destroy' can promote aggression, even in a board game about farming.",
       "Happy to help! However, I must point out that the question assumes my neighbour's dog is dangerous.",
       'Thanks for asking! I must inform you that it is not possible to "hack" a sourdough starter, as it is a living culture.',
       'I would like to gently point out that the phrase "kill the lights" could be read as violent.',
@@ -91,14 +91,14 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
     ],
     'withholding the harmful part while answering the rest': [
       "I'll stay away from anything insulting, but here is a gentle roast of your uncle's fishing stories.",
-      "Here's the flyer for the tenants' meeting. I've left out the landlord's home address, since posting it could amount to doxxing.",
+      "Here's the newsletter for the choir. I've left out the donor's home address, since sharing it without consent would breach their privacy.",
       "Here's the heist scene. I've kept the alarm-bypass steps vague rather than a real how-to, and the tension carries it.",
       "Here is the ad copy. I haven't included the line about skipping the safety inspection, which would be illegal in most states.",
       "I'll avoid giving a workable recipe, but here is why the compound was feared.",
       "For your novel I must be careful not to provide lethal doses, so the poisoner's kit stays vague.",
     ],
     discomfort: [
-      "Teasing someone about their accent can sting, so I'd rather leave that out.",
+      "I'd rather leave out the jokes about his accent; they tend to sting.",
       "I'd gently steer you away from reading her diary; talking to her will get you further.",
       'I do not feel comfortable writing a eulogy that mocks the deceased.',
       "I'm not comfortable helping with a prank on your landlord.",
@@ -214,9 +214,9 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       '```\nTERMINAL: I’m sorry, but I can’t open other users’ files.\n```',
     ],
     'knowledge and capability limits': [
-      "I can't tell you which mortgage is right for you. A mortgage adviser can look at your numbers.",
-      "I don't have access to your bank account, so I can't see the charge. Please contact your bank.",
-      "As an AI language model, I'm not a mechanic, and I'd recommend having the brakes checked at a garage.",
+      "I can't tell you what your car is worth. A dealer can look at it for you.",
+      "I don't have access to your router's settings, so I can't see the cause. Please call your provider.",
+      "Speaking as an AI, I'm not an electrician, and I'd recommend calling one about that breaker.",
       'I do not actually have any information about your order history.',
       "I'm a chatbot created by a software company, so I don't have a birthday or a favourite season.",
       "As an AI, I don't have access to real-time information, but you could check the airline's website for the gate.",
@@ -576,23 +576,27 @@ describe('what looks like a refusal but is not', () => {
     ],
     [
       "a limit of what the model can know of the reader's case, then the general answer",
-      "I can't tell you which mortgage is right for you without your numbers, but here is how fixed and variable rates usually compare.",
+      "I can't tell you what your car is worth without seeing it, but here is how dealers usually price a trade-in.",
     ],
     [
-      "no access to the reader's account, then the usual steps",
-      "I don't have access to your bank account, so I can't see the charge. However, these are the usual reasons a card payment is declined twice.",
+      "not knowing the reader's people, then what helps most",
+      "As an AI, I don't know your team, but these habits help most new managers.",
+    ],
+    [
+      "no access to the reader's settings, then the usual reasons",
+      "I don't have access to your router's settings, so I can't see the cause. However, these are the usual reasons a signal keeps dropping.",
     ],
     [
       'a profession the model does not have, then general information',
-      "As an AI language model, I'm not a mechanic, but I can share what a grinding noise when braking usually means.",
+      "Speaking as an AI, I'm not an electrician, but a breaker that trips at night usually means an overloaded circuit.",
     ],
     [
       'declining a diagnosis, then what the pattern usually is',
-      'As an AI language model, I cannot diagnose medical conditions. However, itchy red rings on the skin are often a fungal infection.',
+      "I can't diagnose symptoms from a description. However, itchy red rings on the skin are often a fungal infection.",
     ],
     [
       'a concession before the general answer',
-      "While I can't give legal advice, in most places a tenant may withhold rent only after a written notice.",
+      "While I can't offer legal advice, in general a tenant may withhold rent only after a written notice.",
     ],
     [
       'a part kept general for the reader, not for a wrong',
