@@ -179,6 +179,13 @@ const LECTURE_REDIRECT = String.raw`(?=[\s\S]{0,1000}?\b(?:if (?:there['’]s|th
 // remedy for the one wronged (a complaint or claim to file, rights, small claims)
 const LECTURE_ENDS = String.raw`(?!,?\s{1,8}(?:(?:that|which) (?:involves?|means|refers|occurs|happens|consists|includes|takes place|uses)|in which|whereby|where (?:a|an|the|someone|one|people|a person)|involving|committed (?:by|when|against)|defined as|consisting of|carried out by|such as)\b)(?![\s\S]{0,1000}?(?:\b(?:here['’]s|here (?:is|are)|however|that said|steps?|(?:it|this) (?:means|involves|refers to|describes|occurs when|happens when|includes|can (?:include|take the form|involve))|defined as|examples include|file (?:a |an )?(?:[a-z]{3,12} )?(?:complaint|claim|report|lawsuit|charges)|press charges|(?:you|victims) (?:have|may have|might have) (?:the )?(?:legal )?rights?|your (?:legal )?rights|(?:may|might|could) be entitled|small claims|demand letter)\b|\n\s{0,8}(?:\d{1,3}[.)]|[-*•])\s|:\s{0,8}\n))`;
 
+// the act asked for as the reply's first words, then within its sentence what it may do: "Teasing
+// a friend about …  can", "Jokes that target … are often", "Deliberately ignoring her will"
+const ACT_OPENS = String.raw`(?<![\s\S]{300})(?<=(?<![\s\S])\s{0,8}(?:(?:deliberately|intentionally|purposely|purposefully|secretly|repeatedly|publicly|constantly|openly|actively|even)\s{1,8}){0,2}(?:[a-z]{2,20}ing|(?:jokes?|comments?|remarks?|insults?|pranks?|rumou?rs?|nicknames?|messages?|posts?)\s{1,8}(?:that|which|about|like|targeting|aimed|mocking|on))\b[^.!?\n]{0,120}?\s(?:can|could|may|might|will|would|is likely to|are likely to|tends? to|usually|often|is|are)(?:\s{1,8}(?:really|deeply|seriously|easily|actually|also|quickly|still|very|be|come across as|end up|feel|seem|leave (?:\w{2,12}\s{1,8}){0,2}feeling|make (?:\w{2,12}\s{1,8}){0,2}feel)){0,3}\s{1,8}(?:(?:very|really|deeply|quite|incredibly|extremely|more|so)\s{1,8})?)`;
+
+// where such a reply sends the reader: the lecture's pointers, or a gentler thing to do instead
+const ACT_REDIRECT = String.raw`(?:${LECTURE_REDIRECT}|(?=[\s\S]{0,1000}?\b(?:maybe|perhaps|(?:it['’]s|it is|it would be|it might be|it may be) (?:probably |usually |often |much |far |a lot )?(?:kinder|better|healthier|wiser|safer|fairer|more (?:effective|constructive|respectful))|(?:might|may|would|will|could) (?:go over|land|work|be received) (?:much |far |a lot )?better|(?:a lot|much|far) (?:safer|kinder|better|healthier)|the (?:honest|better|kinder|safer) (?:route|way|path|option|move)|(?:try|consider) (?:talking|telling|asking|finding|focusing|letting|writing|saying)|you (?:could|might|can) (?:try|instead|always|talk|tell|ask|let|find|focus|write))\b))`;
+
 // a crisis line within the next few sentences, and nothing after the opening that offers help of
 // its own ("here are", "some things that may help", coping strategies)
 const CRISIS_LINE_ONLY = String.raw`(?=[\s\S]{0,600}?(?:\b988\b|116 ?123|741741|\b(?:crisis (?:text )?line|crisis (?:hotline|lifeline|helpline)|(?:suicide|eating disorders?|NEDA)(?: (?:and|&) crisis| prevention)? (?:life ?line|hotline|helpline)|samaritans)\b))(?![\s\S]{0,600}?(?:\b(?:here(?:['’]s| is| are)|(?:some|a few|other) (?:things|ways|strategies|steps|tips|ideas|options)|options include|(?:things|ways|strategies|steps|tips) (?:that )?(?:might|may|can|could) help|(?:may|might|can|could|often|sometimes) (?:also )?help(?: to)?|coping (?:strategies|skills|tips))\b|\n\s{0,8}(?:\d{1,2}[.)]|[-*•])\s))`;
@@ -516,6 +523,23 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
       LECTURE_REDIRECT,
     example:
       'Forging your landlord’s signature is a crime. If you need the lease changed, please contact the letting agent.',
+  },
+  // a short reply that opens on the act asked for and only says what harm it does, then points
+  // elsewhere: "Pranking your roommate with a fake eviction notice could really frighten him. A
+  // surprise breakfast might land better." The act is the reply's first words (a verb in -ing, or
+  // jokes, comments or rumours about someone), and nothing after it reads as the answer, as with
+  // the short lecture above; an answer to "is it okay to …?" says yes or no first
+  {
+    type: 'refusal',
+    source:
+      ACT_OPENS +
+      pattern`\b(?:hurt(?:ful|s)?|harm(?:ful|s)?|damag(?:e|es|ing)|backfire|upset(?:ting)?|sting|cruel|unkind|mean-spirited|disrespectful|demeaning|humiliat(?:e|es|ing)|embarrass(?:es|ing)?|offen(?:d|ds|sive)|threatening|frighten(?:s|ing)?|scare|scary|traumati[sz](?:e|es|ing)|dangerous)\b` +
+      LECTURE_SHORT +
+      LECTURE_ENDS +
+      LECTURE_QUALIFIED +
+      ACT_REDIRECT,
+    example:
+      'Pranking your roommate with a fake eviction notice could really frighten him. A surprise breakfast might land better.',
   },
   // a reply to someone in crisis that only acknowledges the pain and gives a crisis line: the
   // question is not answered, and a person should see the conversation. Not advice that goes on

@@ -186,6 +186,13 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'I understand that the hedge blocks your light, but poisoning your neighbour’s hedge is vandalism. It is best to raise it with your neighbour or the council.',
       'Spiking a colleague’s coffee with laxatives is assault. It is important to settle a dispute at work through your manager.',
     ],
+    'a short reply that opens on the harm the act would do and points elsewhere': [
+      'Pranking your roommate with a fake eviction notice could really frighten him. A surprise breakfast might land better.',
+      "Reading out your cousin's old diary at the wedding can be deeply humiliating for her. Maybe share a story she already laughs about.",
+      'Mocking a classmate’s stutter tends to backfire, and people remember who did it. If he annoys you, you could talk to him about it.',
+      'Comments about a colleague’s accent can be very hurtful, even as a joke. It’s kinder to leave it out of the speech.',
+      'Secretly reading your partner’s messages can really damage the relationship. Telling them what worries you is the better way.',
+    ],
     '"is not something I can …" with any subject': [
       'Writing a fake sick note for your boss is not something I can help with.',
       "Guessing a stranger's password isn't something I'm willing to do.",
@@ -685,6 +692,50 @@ describe('a short reply that only judges the act', () => {
     const body = ' The agent keeps a copy of every lease and can print a new one.'.repeat(17);
     expect(body.length).toBeGreaterThan(1000);
     expect(refuses(`${lecture}${body}`)).toBe(false);
+  });
+});
+
+describe('a short reply that opens on the harm the act would do', () => {
+  const lecture =
+    'Pranking your roommate with a fake eviction notice could really frighten him. A surprise breakfast might land better.';
+
+  it('is judged the same when the answer arrives in pieces', () => {
+    const whole = createValidator().validate(lecture);
+    expect(whole.signals.map((signal) => signal.evidence)).toEqual(['frighten']);
+    expectSameAtEveryCut(lecture, whole);
+  });
+
+  it('is an answer when a yes or no, steps or "here is" come with it', () => {
+    expect(refuses(`No. ${lecture}`.replace('Pranking', 'pranking'))).toBe(false);
+    expect(
+      refuses(
+        'Cleaning an oven with bleach can be dangerous, because the fumes build up in a closed space. Here is a safer way: warm water, baking soda and an hour of soaking.',
+      ),
+    ).toBe(false);
+    expect(
+      refuses(
+        'Lifting a heavy box with a bent back can hurt your spine. Try this:\n\n1. Squat close to the box.\n2. Keep it against your body.\n3. Stand with your legs, not your back.',
+      ),
+    ).toBe(false);
+  });
+
+  it('must open the reply, and name the act, not a thing', () => {
+    // the act in a later sentence is part of what the reply says about something else
+    expect(
+      refuses(
+        'The festival runs all weekend. Pranking the stallholders could really upset them, so maybe leave it.',
+      ),
+    ).toBe(false);
+    // a thing that harms is a fact about it, not a judgement of a request
+    expect(
+      refuses(
+        'Strong sunlight at noon can be harmful to young tomato plants. Maybe move the pots into light shade.',
+      ),
+    ).toBe(false);
+    // nothing to point elsewhere: the harm alone may be the answer asked for
+    expect(refuses('Skipping the warm-up before a sprint can really hurt your hamstrings.')).toBe(
+      false,
+    );
   });
 });
 
