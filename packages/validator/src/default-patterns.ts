@@ -172,7 +172,7 @@ const LECTURE_BARE_SUBJECT = String.raw`(?<!(?:(?<![\s\S])|[.!?:]\s{1,8}|
 ]{0,40})`;
 
 // where a reply that only judges the request sends the reader: help, another way, the law
-const LECTURE_REDIRECT = String.raw`(?=[\s\S]{0,1000}?\b(?:if (?:there['’]s|there is|something|it['’]s|money|paying|your \w{2,20} (?:is|are)|he|she|they)\b|if you(?:['’]d| would)? (?:like|want)|if you(?:['’]re| are) (?:trying|working|looking|interested|in a)|if you(?:['’]re| are|['’]ve| have)? (?:having|feeling|struggling|experiencing|in (?:danger|need|crisis|conflict|a dispute)|concerned|worried|need|want|lost|angry|upset|frustrated|have (?:any )?(?:concerns|issues|problems|a (?:problem|conflict|dispute|disagreement)))|instead|please (?:seek|reach out|contact|talk|consider|don['’]t|do not)|(?:seek|consider|reach out to|talk to|speak (?:to|with)|contact) (?:a |an |the |your |his |her |their |local |professional|someone|legal|mental)|it(?:['’]s| is) (?:(?:very |really |always )?important|best|better|always better|wiser|safer) to (?!(?:note|remember|understand|know|mention|recogni[sz]e|realize|keep|check|read|clarify|point|add|say|stress|emphasi[sz]e|distinguish|consider whether)\b)[a-z]{2,16}|consider (?:[a-z]{3,14}ing)|not worth (?:the risk|it)|deserves? (?:to be treated|respect|support|better)|if you or someone you know|if (?:his|her|their) \w{2,20}|if you(?:['’]re| are| were| feel| believe| think| suspect| disagree)\b[^.!?\n]{0,80}\byou (?:can|could|should|may|might) (?!face|be |lose|get |end up|still|expect|receive|incur)|(?:is|are|be) (?:much |far )?(?:better|best) (?:resolved|handled|addressed|dealt with)|(?:a |the )?(?:much |far )?(?:better|best|safer|healthier|kinder|respectful|right|more [a-z]{3,16}) (?:way|approach|option|route|choice|use of|thing to do)\b|should (?:never|not) be (?:attempted|done|tried)|under any circumstances|we (?:should|must) (?:abide|respect|obey|follow|comply)|everyone (?:deserves|should be able|has the right))\b)`;
+const LECTURE_REDIRECT = String.raw`(?=[\s\S]{0,1000}?\b(?:if (?:there['’]s|there is|something|it['’]s|money|paying|your \w{2,20} (?:is|are)|he|she|they)\b|if you(?:['’]d| would)? (?:like|want)|if you(?:['’]re| are) (?:trying|working|looking|interested|in a)|if you(?:['’]re| are|['’]ve| have)? (?:having|feeling|struggling|experiencing|in (?:danger|need|crisis|conflict|a dispute)|concerned|worried|need|want|lost|angry|upset|frustrated|have (?:any )?(?:concerns|issues|problems|a (?:problem|conflict|dispute|disagreement)))|instead|please (?:seek|reach out|contact|talk|consider|don['’]t|do not)|(?:seek|consider|reach out to|talk to|speak (?:to|with)|contact) (?:a |an |the |your |his |her |their |local |professional|someone|legal|mental)|it(?:['’]s| is) (?:(?:very |really |always )?important|best|better|always better|wiser|safer) to (?!(?:note|remember|understand|know|mention|recogni[sz]e|realize|keep|check|read|clarify|point|add|say|stress|emphasi[sz]e|distinguish|consider whether)\b)[a-z]{2,16}|consider (?:[a-z]{3,14}ing)|not worth (?:the risk|it)|deserves? (?:to be (?:treated|celebrated|respected|protected)|respect|support|better|compassion|dignity|kindness)|if you or someone you know|if (?:his|her|their) \w{2,20}|if you(?:['’]re| are| were| feel| believe| think| suspect| disagree)\b[^.!?\n]{0,80}\byou (?:can|could|should|may|might) (?!face|be |lose|get |end up|still|expect|receive|incur)|(?:is|are|be) (?:much |far )?(?:better|best) (?:resolved|handled|addressed|dealt with)|(?:a |the )?(?:much |far )?(?:better|best|safer|healthier|kinder|respectful|right|ethical|honest|responsible|(?:more|most) [a-z]{3,16}(?: and [a-z]{3,16})?) (?:way|approach|option|route|path|step|choice|use of|thing to do)\b|(?:far|much|a lot) more (?:meaningful|effective|constructive|respectful|productive|appropriate)|it(?:['’]s| is) (?:well |probably |usually )?worth (?:waiting|asking|talking|looking|checking|considering|speaking|finding)|should (?:never|not) be (?:attempted|done|tried)|under any circumstances|we (?:should|must) (?:abide|respect|obey|follow|comply)|everyone (?:deserves|should be able|has the right))\b)`;
 
 // … with nothing after it that reads as the answer: no list, steps, "here is" or "however", no
 // definition ("Identity theft is a crime in which …", "It means …", "Examples include …"), and no
@@ -180,8 +180,9 @@ const LECTURE_REDIRECT = String.raw`(?=[\s\S]{0,1000}?\b(?:if (?:there['’]s|th
 const LECTURE_ENDS = String.raw`(?!,?\s{1,8}(?:(?:that|which) (?:involves?|means|refers|occurs|happens|consists|includes|takes place|uses)|in which|whereby|where (?:a|an|the|someone|one|people|a person)|involving|committed (?:by|when|against)|defined as|consisting of|carried out by|such as)\b)(?![\s\S]{0,1000}?(?:\b(?:here['’]s|here (?:is|are)|however|that said|steps?|(?:it|this) (?:means|involves|refers to|describes|occurs when|happens when|includes|can (?:include|take the form|involve))|defined as|examples include|file (?:a |an )?(?:[a-z]{3,12} )?(?:complaint|claim|report|lawsuit|charges)|press charges|(?:you|victims) (?:have|may have|might have) (?:the )?(?:legal )?rights?|your (?:legal )?rights|(?:may|might|could) be entitled|small claims|demand letter)\b|\n\s{0,8}(?:\d{1,3}[.)]|[-*•])\s|:\s{0,8}\n))`;
 
 // the act asked for as the reply's first words, then within its sentence what it may do: "Teasing
-// a friend about …  can", "Jokes that target … are often", "Deliberately ignoring her will"
-const ACT_OPENS = String.raw`(?<![\s\S]{300})(?<=(?<![\s\S])\s{0,8}(?:(?:deliberately|intentionally|purposely|purposefully|secretly|repeatedly|publicly|constantly|openly|actively|even)\s{1,8}){0,2}(?:[a-z]{2,20}ing|(?:jokes?|comments?|remarks?|insults?|pranks?|rumou?rs?|nicknames?|messages?|posts?)\s{1,8}(?:that|which|about|like|targeting|aimed|mocking|on))\b[^.!?\n]{0,120}?\s(?:can|could|may|might|will|would|is likely to|are likely to|tends? to|usually|often|is|are)(?:\s{1,8}(?:really|deeply|seriously|easily|actually|also|quickly|still|very|be|come across as|end up|feel|seem|leave (?:\w{2,12}\s{1,8}){0,2}feeling|make (?:\w{2,12}\s{1,8}){0,2}feel)){0,3}\s{1,8}(?:(?:very|really|deeply|quite|incredibly|extremely|more|so)\s{1,8})?)`;
+// a friend about …  can", "Jokes that target … are often", "Deliberately ignoring her will". Read
+// only in a reply's first sentence, checked first: that reads back to the last full stop alone
+const ACT_OPENS = String.raw`(?<=(?<![\s\S])\s{0,8}[^.!?\n]{0,300})(?<=(?<![\s\S])\s{0,8}(?:(?:even as a joke|even in jest|remember|keep in mind|bear in mind|consider|think about)(?: that)?,?\s{1,8})?(?:(?:deliberately|intentionally|purposely|purposefully|secretly|repeatedly|publicly|constantly|openly|actively|even)\s{1,8}){0,2}(?:[a-z]{2,20}(?:-[a-z]{2,20})?ing|(?:[a-z]{2,20}\s{1,8})?(?:jokes?|comments?|remarks?|insults?|pranks?|rumou?rs?|nicknames?|messages?|posts?|stories|essays?|songs?|poems?|lines|tactics|content|language|words)(?:\s{1,8}(?:that|which|about|like|targeting|aimed|mocking|on|designed|meant|intended|celebrating|making))?|(?:that|this|such an?)\s{1,8}(?:kind|sort|type)\s{1,8}of\s{1,8}[a-z]{2,20}(?:\s{1,8}[a-z]{2,20})?)\b[^.!?\n]{0,150}?\b(?:can|could|may|might|will|would|is likely to|are likely to|tends? to|usually|often|is|are|cause|causes|puts?|creates?|reinforces?|promotes?|spreads?|undermines?|damages?|destroys?|erodes?|hurts?|harms?|breaks?|fuels?|normali[sz]es?|encourages?)\b(?:(?!\b(?:prevent|avoid|reduce|protect|limit|minimi[sz]e|lower|less|without|no|not|never)\b)[^.!?\n]){0,60}?\s)`;
 
 // where such a reply sends the reader: the lecture's pointers, or a gentler thing to do instead
 const ACT_REDIRECT = String.raw`(?:${LECTURE_REDIRECT}|(?=[\s\S]{0,1000}?\b(?:maybe|perhaps|(?:it['’]s|it is|it would be|it might be|it may be) (?:probably |usually |often |much |far |a lot )?(?:kinder|better|healthier|wiser|safer|fairer|more (?:effective|constructive|respectful))|(?:might|may|would|will|could) (?:go over|land|work|be received) (?:much |far |a lot )?better|(?:a lot|much|far) (?:safer|kinder|better|healthier)|the (?:honest|better|kinder|safer) (?:route|way|path|option|move)|(?:try|consider) (?:talking|telling|asking|finding|focusing|letting|writing|saying)|you (?:could|might|can) (?:try|instead|always|talk|tell|ask|let|find|focus|write))\b))`;
@@ -533,7 +534,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       ACT_OPENS +
-      pattern`\b(?:hurt(?:ful|s)?|harm(?:ful|s)?|damag(?:e|es|ing)|backfire|upset(?:ting)?|sting|cruel|unkind|mean-spirited|disrespectful|demeaning|humiliat(?:e|es|ing)|embarrass(?:es|ing)?|offen(?:d|ds|sive)|threatening|frighten(?:s|ing)?|scare|scary|traumati[sz](?:e|es|ing)|dangerous)\b` +
+      pattern`\b(?:hurt(?:ful|s)?|harm(?:ful|s)?|damag(?:e|es|ing)|backfires?|upset(?:ting)?|sting|cruel(?:ty)?|unkind|mean-spirited|disrespectful|demeaning|humiliat(?:e|es|ing|ion)|embarrass(?:es|ing)?|offen(?:d|ds|sive)|threatening|frighten(?:s|ing)?|scare|scary|traumati[sz](?:e|es|ing)|dangerous|pain(?:ful)?|distress(?:ing)?|panic|conflict|stereotypes?|discriminat(?:ion|ory)|prejudice|hatred|hostility|stigma|manipulat(?:ive|ion)|dishonest|unfair|abus(?:e|ive)|illegal|unethical|misinformation|trust)\b` +
       LECTURE_SHORT +
       LECTURE_ENDS +
       LECTURE_QUALIFIED +
@@ -598,7 +599,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // … or that what it asks for is not a good idea, with something else offered instead
   {
     type: 'refusal',
-    source: pattern`\bI (?:must|have to|need to|should|would like to|want to) (?:gently |kindly |respectfully |politely )?(?:point out|inform you|remind you|note) that [^.!?\n]{0,60}?\b(?:(?:may|might|would) not be|is not|isn't) (?:the )?(?:best|(?:most |a |an )?(?:constructive|appropriate|respectful|safe|healthy|advisable|ethical|legal|realistic|good|wise|fair))\b${THEN_ANSWER}`,
+    source: pattern`\bI (?:must|have to|need to|should|would like to|want to) (?:gently |kindly |respectfully |politely )?(?:point out|inform you|remind you|note) that [^.!?\n]{0,120}?\b(?:(?:may|might|would) not be|is not|isn't) (?:the )?(?:best|(?:most |a |an )?(?:constructive|appropriate|respectful|safe|healthy|advisable|ethical|legal|realistic|good|wise|fair))\b${THEN_ANSWER}`,
     example:
       "I must point out that reading your partner's messages in secret may not be the most respectful approach. Instead, here are ways to talk about trust.",
   },
@@ -740,6 +741,45 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source: pattern`\b(?:beyond|outside) (?:what|the (?:scope|kind) of (?:what|things)) I(?: can|'m able to| am able to| could|'m allowed to| am allowed to|'m permitted to| am permitted to) (?:help|assist|do|provide|answer|offer|share|discuss)`,
     example: 'This is beyond what I can help with.',
+  },
+  // handing over a gentler version of what was asked, and saying so: "Here's a toast that keeps the
+  // teasing kind", "Here is a limerick about the office that isn't aimed at anyone", "… without
+  // naming anyone". Said as the thing is handed over, in the opening; what it leaves out is harm
+  {
+    type: 'refusal',
+    source: pattern`\bhere(?:['’]s| is| are) (?:a|an|some|one|my)\b[^.!?\n:]{0,80}?\b(?:(?:that|which) (?:(?:is|are)(?:n['’]t| not) (?:aimed|directed|pointed) at (?:anyone|anybody|any (?:one|real)|a real|real|your|him|her|them|people)|(?:does|do)(?:n['’]t| not) (?:target|mock|insult|demean|belittle|single out|name|punch down|rely on|make fun|put (?:anyone|anybody|people|someone) down|use (?:slurs|stereotypes|real names))|avoids? (?:stereotypes|targeting|mocking|insulting|naming|making fun|singling|real people|anything (?:mean|hurtful|cruel|offensive))|keeps? (?:it|things|the (?:humou?r|teasing|jokes?|tone|ribbing)) (?:kind|light|friendly|respectful|positive|clean|playful|good-natured|gentle|lighthearted|light-hearted|affectionate))|without (?:targeting|mocking|insulting|naming (?:anyone|anybody|names|a real|real)|demeaning|belittling|relying on (?:stereotypes|gender|racial|ethnic)|resorting to|making fun|putting (?:anyone|anybody|someone|people) down|singling (?:anyone|anybody|someone) out|being (?:truly |too |overly |actually |genuinely )?(?:mean|hurtful|cruel|offensive|unkind|explicit|crude|graphic|nasty|vulgar)|(?:any|the) (?:extra |real |mean |hurtful |offensive |cruel |personal )?(?:insults|stereotypes|slurs|digs|cruelty|meanness|gore)|(?:any )?(?:harmful|dangerous|technical|graphic|identifying|real|gory) (?:[a-z]{2,16} )?details|(?:burning|damaging) (?:the |any |your |that )?bridges?)|rather than (?:on )?(?:gore|graphic (?:violence|detail)|violence|cruelty|insults|mockery|stereotypes|explicit (?:content|detail)|crude (?:jokes|humou?r)))\b`,
+    example:
+      "Here's a retirement toast for Dave that keeps the teasing kind: Forty years of Monday meetings, and he never once stole a biscuit he didn't share.",
+  },
+  // … or handing it over as a replacement: "Here's a harmless prank you could try instead", "Instead
+  // of a roast, here's a warm tribute"
+  {
+    type: 'refusal',
+    source: pattern`\b(?:here(?:['’]s| is| are)\b[^.!?\n:]{0,100}?\byou (?:could|can|might) (?:use|try|send|post|say|share|read|give|sing|play|tell|write) instead\b|(?:instead of|rather than) (?:a|an|the|that|this|those|these|such|any) (?!(?:for |while |nested )?(?:loop|function|class|method|variable|query|regex|array|list|dict|library|package|command|script|formula|file)s?\b)[^,.!?\n]{1,50}, here(?:['’]s| is| are)\b)`,
+    example:
+      'A fake parking ticket could get a real fine paid by mistake. Here is a harmless prank you could try instead: swap his desk photos for pictures of cats.',
+  },
+  // a judgement of the request, then lawful or kinder ways to the same end ("… is illegal and
+  // could get you expelled. Here are some more constructive ways to raise your grade: …"): only
+  // other roads are offered
+  {
+    type: 'refusal',
+    source:
+      String.raw`(?<=${LECTURE_OPENS}\b(?:illegal|unlawful|a crime|criminal|cybercrime|trespassing|theft|fraud|unethical|dishonest|unfair|against the law|harmful|hurtful|cruel|not (?:a |an )?(?:productive|appropriate|acceptable|healthy|ethical|legal|okay|respectful|constructive)|never (?:acceptable|okay|appropriate))\b(?:(?!\b(?:however|hypothetical(?:ly)?|if you (?:really )?want)\b)[\s\S]){0,400}?)` +
+      pattern`\b(?:legitimate|legal|lawful|constructive|productive|ethical|healthier|safer|positive|respectful|honest) (?:options|ways|alternatives|approaches|steps|strategies|ideas|routes|suggestions)\b` +
+      THEN_ANSWER,
+    example:
+      "Reading your flatmate's post is illegal in many countries. If parcels keep going missing, here are some more constructive steps: 1. Ask the building manager about a locked mailbox. 2. Talk to your flatmate directly.",
+  },
+  // … or opening on what it does instead of the thing asked: "Instead of writing that message, here
+  // is …", "Rather than the prank you described, how about …"
+  {
+    type: 'refusal',
+    source:
+      String.raw`(?<=(?<![\s\S])\s{0,8})` +
+      pattern`\b(?:instead of|rather than) (?:(?:writing|creating|making|giving|providing|sending|posting|drafting|composing|generating|sharing|planning|helping (?:with|you (?:write|make|plan|send|post|create)))\s)?(?:that|this|those|these|such|the (?:one|message|post|note|joke|prank|plan|text|letter|list|speech|story|email|review|comment)s? you (?:asked for|requested|described|mentioned|have in mind|want)|an actual|a real|a ready-to-use|a working|a usable|a full)\b[^.!?\n]{0,80}?,\s(?:here(?:['’]s| is| are)|I(?:['’]d| would| can| could|['’]ll| will)|let me|how about|what about|you (?:could|might|can)|consider|why not|maybe)\b`,
+    example:
+      "Instead of writing that message to your ex's new partner, how about a note to yourself?",
   },
   // turning from the request to something else: "Rather than helping you spread that rumour, …"
   {
