@@ -825,12 +825,12 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // confusion: the model does not understand the question or the matter
   {
     type: 'confusion',
-    source: pattern`\bI(?:'m| am) (?:not sure|unsure|uncertain|confused|not certain)\b(?! (?:enough|that you))`,
+    source: pattern`(?<!\b(?:if|when|whenever|unless) )\bI(?:'m| am) (?:not sure|unsure|uncertain|confused|not certain)\b(?! (?:enough|that you))`,
     example: "I'm not sure how this works, but it may be related.",
   },
   {
     type: 'confusion',
-    source: pattern`\bI (?:don't|do not|really don't) (?:know|understand)\b(?! (?:of any|about you|if you|whether you|why you|what you'd))`,
+    source: pattern`(?<!\b(?:if|when|whenever|unless) )\bI (?:don't|do not|really don't) (?:know|understand)\b(?! (?:of any|about you|if you|whether you|why you|what you'd))`,
     example: "I don't know the answer to that.",
   },
   {

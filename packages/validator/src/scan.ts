@@ -175,6 +175,12 @@ const HERE = /here/i;
 // a response that is itself the letter or email: "Subject: …" or "Dear Ms. Patel," on its first line
 const LETTER_OPENING = /^(?:\*\*)?subject(?:\*\*)?:\s*\S|^dear\s(?!user\b)[^\n]{1,40},\s*$/i;
 
+// a response that is itself a script or a titled piece: a scene heading in capitals ("INT. GARAGE -
+// NIGHT", "[EXT. PIER]", "FADE IN:") or a title ("Title: The Night Shift") on its first line. What
+// its characters say ("I don't know, it was here a minute ago") is not the model speaking
+const PIECE_OPENING =
+  /^[[(]?(?:\*\*)?(?:(?:INT|EXT|INT\.\/EXT|I\/E)\.\s|FADE IN:|(?:Title|TITLE)(?:\*\*)?:\s*\S)/;
+
 // after a draft, the model declining another part of the request: the line names the part or the
 // model first ("As for the customer list, I'm unable to …", "On the second part, I can't …", "As an
 // AI language model, I can't …"), or the no withholds what a writer hands over ("However, I cannot
@@ -201,7 +207,7 @@ export function draftAfter(line: string, end: number): number | undefined {
   if (line.length > MAX_DRAFT_INTRO) return undefined;
   // most first lines hold no "here": a plain search rules them out before the full expression
   const announces = HERE.test(line) && DRAFT_INTRO.test(line);
-  return announces || LETTER_OPENING.test(line) ? end : undefined;
+  return announces || LETTER_OPENING.test(line) || PIECE_OPENING.test(line) ? end : undefined;
 }
 
 /** The draft start of a whole text (see {@link Layout.draftFrom}). */

@@ -53,6 +53,8 @@ describe('ordinary phrases that look like signals are not signals', () => {
     'If the request timed out, the client retries it with a longer deadline.',
     'A typical refusal reads "I cannot help with that." and ends the conversation.',
     'Use `except TimeoutError:` to catch it when the call fails; the code is below.',
+    'If I don’t know a word in the lyrics, I look it up before I sing along.',
+    "When I'm not sure which fork to use, I start from the outside and work in.",
   ])('%s', (text) => {
     expect(validateResponse(text).signals).toEqual([]);
   });
@@ -94,6 +96,28 @@ describe('ordinary phrases that look like signals are not signals', () => {
     expect(typesOf(`${body} I'm not entirely sure about the last step. ${body}`)).toContain(
       'low_confidence',
     );
+  });
+
+  it('still reads not knowing and not being sure as the answer’s own', () => {
+    expect(typesOf("I don't know which ferry runs on Sundays.")).toContain('confusion');
+    expect(typesOf("Even so, I'm not sure the bridge reopened.")).toContain('confusion');
+  });
+
+  it('does not read what the characters of a script or a titled piece say', () => {
+    const script = [
+      'INT. LIGHTHOUSE - NIGHT',
+      '',
+      'NORA: I don’t know where the spare bulbs went. I think Elias moved them.',
+      'ELIAS: I’m not sure I did. Check the shed.',
+    ].join('\n');
+    expect(validateResponse(script).signals).toEqual([]);
+    const bracketed = `[EXT. HARBOUR - DAWN]\n\nNORA\nI don’t know, the tide tables say otherwise.`;
+    expect(validateResponse(bracketed).signals).toEqual([]);
+    const titled = `Title: The Last Ferry\n\n"Where is it?" Nora asked. Elias shrugged. I don't know, he thought.`;
+    expect(validateResponse(titled).signals).toEqual([]);
+    // a heading further down is not an opening: the model's own doubt before it still counts
+    const notOpening = `I don't know this play well.\nINT. LIGHTHOUSE - NIGHT\nNORA: Hello?`;
+    expect(typesOf(notOpening)).toContain('confusion');
   });
 
   it('counts a response that is wholly in quotation marks', () => {
