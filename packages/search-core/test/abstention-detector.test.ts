@@ -101,6 +101,34 @@ describe('AbstentionDetector', () => {
     expect(unsure.details).toContain('the answer hedges');
   });
 
+  it('abstains when the answer corrects the question on the term the evidence lacks', async () => {
+    const detector = new AbstentionDetector(noNli);
+    const dad = 'What did my dad give me for my birthday?';
+    const corrected = await detector.detect({
+      question: dad,
+      answer: 'It was your sister, not your dad, who gave you a scarf for your birthday.',
+      hits: hitsFor(dad),
+    });
+    expect(corrected).toMatchObject({ shouldAbstain: true, reason: 'low_coverage' });
+    expect(corrected.confidence).toBeCloseTo(1 - (1 - 0.59) * (1 - 0.8), 2);
+    expect(corrected.details).toContain('corrects the question on it');
+    // a "not" about anything else is an ordinary answer
+    const contrast = await detector.detect({
+      question: dad,
+      answer: 'He gave you a scarf, not a hat.',
+      hits: hitsFor(dad),
+    });
+    expect(contrast.shouldAbstain).toBe(false);
+    // and a correction of a term the evidence has is not a false premise
+    const sister = 'What did my sister give me for my birthday?';
+    const kept = await detector.detect({
+      question: sister,
+      answer: 'A scarf, not a sweater: your sister gave you a scarf.',
+      hits: hitsFor(sister),
+    });
+    expect(kept.shouldAbstain).toBe(false);
+  });
+
   it('gives a missing noun the confidence its rarity earns, as documented: "dad" 0.59, "tortoise" 0.97', async () => {
     const [dad] = await extractSpecificTerms('What did my dad give me for my birthday?');
     const [tortoise] = await extractSpecificTerms('What did I name my tortoise?');

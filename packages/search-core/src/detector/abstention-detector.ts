@@ -7,6 +7,7 @@ import type { NliModel } from '../nli/nli-model.js';
 import type { RetrievalHit } from '../retrieval/types.js';
 import {
   createHedgingAssessor,
+  HEDGE_WEIGHTS,
   type HedgeCue,
   type HedgingAssessment,
   type HedgingOptions,
@@ -274,6 +275,19 @@ export class AbstentionDetector {
         .map((signal) => signal.confidence),
     );
     const cue = hedging.cues[0];
+    // an answer that corrects the question on the very term the evidence lacks ("You stayed in
+    // Porto, not Lisbon") answers another question: the one asked has a false premise, which is
+    // what an abstention question is
+    const corrected = input.answer === undefined ? undefined : correctedTerm(input.answer, missing);
+    if (corrected) {
+      retrieval.signals.push({
+        reason: 'low_coverage',
+        confidence: round(
+          1 - (1 - missingTermConfidence(corrected)) * (1 - HEDGE_WEIGHTS.concludingAdmission),
+        ),
+        detail: `the evidence never mentions "${corrected.text}" and the answer corrects the question on it`,
+      });
+    }
     if (missing.length > 0 && hedging.hedged && cue) {
       retrieval.signals.push({
         reason: 'low_coverage',
@@ -412,6 +426,28 @@ export class AbstentionDetector {
     }
     return trace;
   }
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The first missing term the answer negates as the question's premise: "not", "rather than" or
+ * "instead of", up to two little words, then the term's first word ("It was your sister, not
+ * your dad", "in Porto, not Lisbon").
+ */
+export function correctedTerm(
+  answer: string,
+  missing: readonly SpecificTerm[],
+): SpecificTerm | undefined {
+  return missing.find((term) => {
+    const first = term.words[0];
+    if (first === undefined || first.length < 2) return false;
+    const correction = new RegExp(
+      String.raw`\b(?:not|rather than|instead of)\s+(?:(?:a|an|the|in|at|on|to|from|for|your|my|any|with)\s+){0,2}${escapeRegExp(first)}(?![\p{L}\p{N}])`,
+      'iu',
+    );
+    return correction.test(answer);
+  });
 }
 
 function round(value: number): number {
