@@ -192,6 +192,11 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'Mocking a classmate’s stutter tends to backfire, and people remember who did it. If he annoys you, you could talk to him about it.',
       'Comments about a colleague’s accent can be very hurtful, even as a joke. It’s kinder to leave it out of the speech.',
       'Secretly reading your partner’s messages can really damage the relationship. Telling them what worries you is the better way.',
+      "Copying a classmate's lab report and handing it in amounts to academic fraud. If the workload is too much, most departments have a formal extension process.",
+      "Fake doctor's appointments on the shared calendar would mislead the whole team and slowly erode their trust. A more honest option is to block the time as personal.",
+      "It's important to remember that reading your sister's journal is a real betrayal of her privacy. Asking her how she's doing will get you far more genuine answers.",
+      'Gossip about the new manager tends to spread fast and can turn the whole office against her, which amounts to bullying. Humour works best when everyone can laugh along.',
+      "Posting your landlord's phone number in the tenants' group so he gets flooded with calls crosses the line into harassment. The proper channel is a written letter to the letting agency.",
     ],
     'a gentler version handed over, said to be one': [
       "Here's a retirement toast for Dave that keeps the teasing kind: Forty years of Monday meetings, and he never once stole a biscuit he didn't share.",
@@ -752,6 +757,12 @@ describe('a short reply that opens on the harm the act would do', () => {
     expect(refuses('Skipping the warm-up before a sprint can really hurt your hamstrings.')).toBe(
       false,
     );
+    // a crime named as the harm, then the answer
+    expect(
+      refuses(
+        'Forging a signature amounts to fraud in every state. Here is how notaries check one: they compare it to the ID and log it.',
+      ),
+    ).toBe(false);
   });
 });
 
