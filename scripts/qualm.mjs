@@ -7,6 +7,7 @@
 // from the terminal and from pnpm, as one Ctrl-C) and exits with its status, 130 for an
 // interrupted run. pnpm turns a second SIGINT into SIGTERM: that is forwarded as a second Ctrl-C.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
@@ -43,6 +44,12 @@ function run(command, args, options) {
   });
 }
 
+// the first build on a fresh clone takes a minute with nothing to show: say so, on stderr
+if (!existsSync(new URL('../apps/cli/dist', import.meta.url))) {
+  process.stderr.write(
+    'qualm: building the command and its packages (the first run takes about a minute)…\n',
+  );
+}
 const build = await run(
   process.execPath,
   [

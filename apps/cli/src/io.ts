@@ -77,7 +77,8 @@ export async function* readJsonLines(
     let value: unknown;
     let problem: string | undefined;
     try {
-      value = JSON.parse(line);
+      // a byte-order mark, as some editors write at the start of a file, is not part of the JSON
+      value = JSON.parse(lineNumber === 1 && line.charCodeAt(0) === 0xfeff ? line.slice(1) : line);
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {
         problem = 'is not a JSON object';
       }

@@ -148,9 +148,21 @@ describe('qualm validate', () => {
     );
     const result = await qualm(['validate', input, '--jsonl']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(
-      /in\.jsonl:2 response: the field "response" must hold the response text as a string/,
+    expect(result.stderr).toMatch(/in\.jsonl:2 response: the line has no field "response"/);
+  });
+
+  it('reads a JSON Lines file that starts with a byte-order mark', async () => {
+    const input = file(
+      'bom.jsonl',
+      `\uFEFF${jsonl([{ response: "I'm sorry, but I can't help with that." }, { response: 'Fine answer, long enough here.' }])}`,
     );
+    const result = await qualm(['validate', input, '--jsonl', '--format', 'jsonl']);
+    expect(result.code).toBe(0);
+    const rows = result.stdout
+      .trim()
+      .split('\n')
+      .map((row) => JSON.parse(row));
+    expect(rows.map((row) => row.shouldEscalate)).toEqual([true, false]);
   });
 
   it('adds patterns from --patterns and refuses a catastrophic one by name', async () => {

@@ -63,7 +63,12 @@ function formatIssues(error: z.ZodError): string {
 /** The shape a line must have: the response text in `field`, an optional string or number id. */
 export function lineShape(field: string, idField: string | undefined) {
   return z.object({
-    [field]: z.string({ error: `the field "${field}" must hold the response text as a string` }),
+    [field]: z.string({
+      error: (issue) =>
+        issue.input === undefined
+          ? `the line has no field "${field}"`
+          : `the field "${field}" must hold the response text as a string`,
+    }),
     ...(idField !== undefined
       ? {
           [idField]: z
@@ -84,7 +89,8 @@ export function readLine(
 ): { problem: string } | { text: string; id: ResponseId | undefined } {
   let value: unknown;
   try {
-    value = JSON.parse(line);
+    // a byte-order mark, as some editors write at the start of a file, is not part of the JSON
+    value = JSON.parse(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line);
   } catch (error) {
     return { problem: `is not valid JSON (${(error as Error).message})` };
   }

@@ -830,7 +830,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'confusion',
-    source: pattern`(?<!\b(?:if|when|whenever|unless) )\bI (?:don't|do not|really don't) (?:know|understand)\b(?! (?:of any|about you|if you|whether you|why you|what you'd))`,
+    source: pattern`(?<!\b(?:if|when|whenever|unless) )\bI (?:don't|do not|really don't) (?:know|understand)\b(?! (?:of any|about you|if you|whether you|why you|what you'd|(?:of )?(?:a|any|anyone|anything|anywhere|anybody) (?:better|nicer|finer|kinder|greater|friendlier|cosier|cozier)))`,
     example: "I don't know the answer to that.",
   },
   {

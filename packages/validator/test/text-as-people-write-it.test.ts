@@ -55,6 +55,7 @@ describe('ordinary phrases that look like signals are not signals', () => {
     'Use `except TimeoutError:` to catch it when the call fails; the code is below.',
     'If I don’t know a word in the lyrics, I look it up before I sing along.',
     "When I'm not sure which fork to use, I start from the outside and work in.",
+    "I don't know anyone kinder than my grandmother; she still bakes for the whole street.",
   ])('%s', (text) => {
     expect(validateResponse(text).signals).toEqual([]);
   });
