@@ -2,7 +2,7 @@ import { accessSync, constants, createReadStream, existsSync, mkdirSync, statSyn
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
-import { looksBinary } from '@qualm/errors';
+import { looksBinary, withoutByteOrderMark } from '@qualm/errors';
 import type { Command } from 'commander';
 import { CliError, CliErrorCode } from './errors.js';
 
@@ -77,8 +77,7 @@ export async function* readJsonLines(
     let value: unknown;
     let problem: string | undefined;
     try {
-      // a byte-order mark, as some editors write at the start of a file, is not part of the JSON
-      value = JSON.parse(lineNumber === 1 && line.charCodeAt(0) === 0xfeff ? line.slice(1) : line);
+      value = JSON.parse(lineNumber === 1 ? withoutByteOrderMark(line) : line);
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {
         problem = 'is not a JSON object';
       }

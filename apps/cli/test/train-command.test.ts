@@ -102,6 +102,16 @@ describe('qualm train', () => {
     expect(readFileSync(first).equals(readFileSync(second))).toBe(true);
   });
 
+  it('reads a labelled file that starts with a byte-order mark, as it reads one without', async () => {
+    const plain = file('plain.jsonl', jsonl(rows()));
+    const marked = file('marked.jsonl', `\uFEFF${jsonl(rows())}`);
+    const fromPlain = join(directory, 'plain.qlm');
+    const fromMarked = join(directory, 'marked.qlm');
+    expect((await qualm(trainArgs(plain, fromPlain))).code).toBe(0);
+    expect((await qualm(trainArgs(marked, fromMarked))).code).toBe(0);
+    expect(readFileSync(fromMarked).equals(readFileSync(fromPlain))).toBe(true);
+  });
+
   it('gives a model that qualm validate --model uses on answers it has not seen', async () => {
     const input = file('labelled.jsonl', jsonl(rows()));
     const model = join(directory, 'desk.qlm');

@@ -1,4 +1,4 @@
-export { looksBinary, printable } from './printable.js';
+export { looksBinary, printable, withoutByteOrderMark } from './printable.js';
 export {
   ErrorKind,
   isTransient,

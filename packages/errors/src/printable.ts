@@ -35,3 +35,11 @@ export function looksBinary(bytes: Uint8Array): boolean {
   }
   return bytes.length > 0 && controls / bytes.length > 0.1;
 }
+
+/**
+ * A line without the byte-order mark some editors write at the start of a file: the mark is not
+ * part of the text (nor of the JSON on a file's first line).
+ */
+export function withoutByteOrderMark(line: string): string {
+  return line.charCodeAt(0) === 0xfeff ? line.slice(1) : line;
+}

@@ -1,3 +1,4 @@
+import { withoutByteOrderMark } from '@qualm/errors';
 import type { ResponseQuality, Validator } from '@qualm/validator';
 import { z } from 'zod';
 import { type ResponseId, validationRecord } from './record.js';
@@ -89,8 +90,8 @@ export function readLine(
 ): { problem: string } | { text: string; id: ResponseId | undefined } {
   let value: unknown;
   try {
-    // a byte-order mark, as some editors write at the start of a file, is not part of the JSON
-    value = JSON.parse(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line);
+    // a file's first line may carry the mark some editors write
+    value = JSON.parse(withoutByteOrderMark(line));
   } catch (error) {
     return { problem: `is not valid JSON (${(error as Error).message})` };
   }

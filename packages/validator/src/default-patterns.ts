@@ -56,6 +56,10 @@ export function phrase(template: string): string {
 const pattern = (strings: TemplateStringsArray, ...values: string[]) =>
   phrase(String.raw({ raw: strings.raw }, ...values));
 
+// not knowing or not being sure in a condition is a habit, not doubt: "If I don't know a word, I
+// look it up", "When I'm not sure, I ask"
+const NOT_IN_A_CONDITION = String.raw`(?<!\b(?:if|when|whenever|unless) )`;
+
 // a refusal keeps clear of "I can't thank you enough" and "I cannot recommend it enough"
 const NOT_ENOUGH = String.raw`(?![^.!?\n]{0,60}\benough\b)`;
 
@@ -825,12 +829,12 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // confusion: the model does not understand the question or the matter
   {
     type: 'confusion',
-    source: pattern`(?<!\b(?:if|when|whenever|unless) )\bI(?:'m| am) (?:not sure|unsure|uncertain|confused|not certain)\b(?! (?:enough|that you))`,
+    source: pattern`${NOT_IN_A_CONDITION}\bI(?:'m| am) (?:not sure|unsure|uncertain|confused|not certain)\b(?! (?:enough|that you))`,
     example: "I'm not sure how this works, but it may be related.",
   },
   {
     type: 'confusion',
-    source: pattern`(?<!\b(?:if|when|whenever|unless) )\bI (?:don't|do not|really don't) (?:know|understand)\b(?! (?:of any|about you|if you|whether you|why you|what you'd|(?:of )?(?:a|any|anyone|anything|anywhere|anybody) (?:better|nicer|finer|kinder|greater|friendlier|cosier|cozier)))`,
+    source: pattern`${NOT_IN_A_CONDITION}\bI (?:don't|do not|really don't) (?:know|understand)\b(?! (?:of any|about you|if you|whether you|why you|what you'd|(?:of )?(?:a|any|anyone|anything|anywhere|anybody) (?:better|nicer|finer|kinder|greater|friendlier|cosier|cozier)))`,
     example: "I don't know the answer to that.",
   },
   {
