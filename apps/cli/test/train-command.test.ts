@@ -248,6 +248,11 @@ describe('qualm validate with a learned model', () => {
     const absent = await qualm(['validate', '-', '--model', join(directory, 'nope.qlm')]);
     expect(absent.code).toBe(2);
     expect(absent.stderr).toBe(`qualm: model file not found: ${join(directory, 'nope.qlm')}\n`);
+    const folder = await qualm(['validate', '-', '--model', directory]);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toBe(
+      `qualm: ${directory} is a folder, not a model file: give the file qualm train wrote\n`,
+    );
   });
 
   it('refuses --learned and --model together in one line', async () => {

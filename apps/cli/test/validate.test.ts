@@ -65,8 +65,10 @@ describe('qualm validate', () => {
       .split('\n')
       .map((line) => JSON.parse(line));
     expect(lines.map((line) => line.id)).toEqual(['a', 7, undefined]);
+    expect(lines.map((line) => line.line)).toEqual([1, 2, 3]);
     expect(Object.keys(lines[0])).toEqual([
       'id',
+      'line',
       'score',
       'shouldEscalate',
       'signals',

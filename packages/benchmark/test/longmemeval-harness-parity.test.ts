@@ -309,6 +309,10 @@ describe('retrieval logs', () => {
     const log = await readRetrievalLog(
       await writeData(join(folder.path, 'log.jsonl'), `${expected.retrievalLogSession}\n`),
     );
+    const marked = await readRetrievalLog(
+      await writeData(join(folder.path, 'marked.jsonl'), `\uFEFF${expected.retrievalLogSession}\n`),
+    );
+    expect(marked.rankings).toEqual(log.rankings);
     expect(
       await prompt(question, {
         history: {

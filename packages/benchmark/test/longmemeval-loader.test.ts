@@ -199,6 +199,9 @@ describe('the run-file reader', () => {
     const gz = await writeData(join(folder.path, 'run.jsonl.gz'), text);
     expect((await readRunFile(plain)).entries).toEqual(lines);
     expect((await readRunFile(gz)).entries).toEqual(lines);
+    // a mark that some editors write at the start of a file is not part of the first entry
+    const marked = await writeData(join(folder.path, 'marked.jsonl'), `\uFEFF${text}`);
+    expect((await readRunFile(marked)).entries).toEqual(lines);
   });
 
   it('names the line and field of an invalid entry', async () => {

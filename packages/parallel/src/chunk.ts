@@ -19,6 +19,14 @@ export interface LineOptions {
   output?: 'jsonl' | 'rows';
 }
 
+/** Where a chunk stands in its input: the lines before it, so that its line numbers are global. */
+export interface ChunkPlace {
+  /** The chunk ends the input, so a trailing line without a break counts. */
+  last: boolean;
+  /** Lines of the input before this chunk (default 0). */
+  linesBefore?: number;
+}
+
 /** A validated response with where it came from. */
 export interface ValidatedRow {
   /** Line number in the input, from 1, blank lines counted. */
@@ -36,7 +44,7 @@ export interface ChunkOutcome {
    * bytes ready to write (bytes travel between threads without landing on the receiver's heap).
    */
   jsonl: Uint8Array;
-  /** With `output: 'rows'`: the results; line numbers count from the chunk's start. */
+  /** With `output: 'rows'`: the results, with line numbers counted over the whole input. */
   rows: ValidatedRow[];
   /** The score of each validated response, in order. */
   scores: Float64Array;
@@ -119,14 +127,37 @@ export function readLine(
 }
 
 /**
+ * The line breaks in UTF-8 bytes, counted as the chunk reader counts them: \n, \r\n and a \r on
+ * its own are one each (neither byte occurs inside another character's encoding).
+ */
+export function countLineBreaks(bytes: Uint8Array): number {
+  let count = 0;
+  if (bytes.indexOf(CARRIAGE_RETURN) === -1) {
+    for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, at + 1))
+      count += 1;
+    return count;
+  }
+  for (let at = 0; at < bytes.length; at += 1) {
+    const byte = bytes[at];
+    if (byte === NEWLINE) count += 1;
+    else if (byte === CARRIAGE_RETURN && bytes[at + 1] !== NEWLINE) count += 1;
+  }
+  return count;
+}
+
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+
+/**
  * Validates the lines of one chunk of JSON Lines text. The chunk ends with a line break, or is the
  * end of the input (`last`), so no line is cut; a trailing line without a break counts only then.
  */
 export function validateChunk(
   validator: Validator,
   text: string,
-  options: LineOptions & { last: boolean },
+  options: LineOptions & ChunkPlace,
 ): ChunkOutcome {
+  const before = options.linesBefore ?? 0;
   const field = options.field ?? 'response';
   const idField = options.idField;
   const shape = lineShape(field, idField);
@@ -155,7 +186,7 @@ export function validateChunk(
         skipped += 1;
         continue;
       }
-      failure = { line: lines, problem: read.problem };
+      failure = { line: before + lines, problem: read.problem };
       break;
     }
     if (read.id !== undefined) withId += 1;
@@ -167,8 +198,8 @@ export function validateChunk(
         result.signals.map((signal) => signal.type),
       ),
     );
-    if (rowsWanted) rows.push({ line: lines, id: read.id, result });
-    else records.push(`${JSON.stringify(validationRecord(read.id, result))}\n`);
+    if (rowsWanted) rows.push({ line: before + lines, id: read.id, result });
+    else records.push(`${JSON.stringify(validationRecord(read.id, result, before + lines))}\n`);
   }
   return {
     lines,

@@ -1,5 +1,7 @@
 export {
   type ChunkOutcome,
+  type ChunkPlace,
+  countLineBreaks,
   type LineOptions,
   lineShape,
   readLine,

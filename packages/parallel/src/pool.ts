@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createValidator, type ValidatorOptions } from '@qualm/validator';
 import { Piscina } from 'piscina';
-import { type ChunkOutcome, type LineOptions, validateChunk } from './chunk.js';
+import { type ChunkOutcome, countLineBreaks, type LineOptions, validateChunk } from './chunk.js';
 import { ParallelError, ParallelErrorCode } from './errors.js';
 import type { WorkerSetup, WorkerTask } from './worker.js';
 
@@ -87,13 +87,18 @@ export async function* validateJsonLines(
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   const encoder = new TextEncoder();
   const inline = (task: WorkerTask): ChunkOutcome =>
-    validateChunk(validator, decoder.decode(task.bytes), { ...lineOptions, last: task.last });
+    validateChunk(validator, decoder.decode(task.bytes), {
+      ...lineOptions,
+      last: task.last,
+      linesBefore: task.linesBefore,
+    });
 
   let pool: Piscina | undefined;
   const waiting = new Set<(error: unknown) => void>();
   const pending: Promise<ChunkOutcome>[] = [];
   const sizes: number[] = [];
-  let linesBefore = 0;
+  // lines of the chunks dispatched so far: each chunk numbers its lines from there
+  let linesDispatched = 0;
 
   const dispatch = (task: WorkerTask) => {
     sizes.push(task.bytes.byteLength);
@@ -146,20 +151,10 @@ export async function* validateJsonLines(
     pending.push(outcome);
   };
 
-  // the next chunk in input order, with its line numbers made global
+  // the next chunk in input order
   const next = async (): Promise<ValidatedChunk> => {
     const outcome = await pending.shift()!;
-    const bytes = sizes.shift()!;
-    const offset = linesBefore;
-    linesBefore += outcome.lines;
-    for (const row of outcome.rows) row.line += offset;
-    return {
-      ...outcome,
-      bytes,
-      ...(outcome.failure
-        ? { failure: { line: outcome.failure.line + offset, problem: outcome.failure.problem } }
-        : {}),
-    };
+    return { ...outcome, bytes: sizes.shift()! };
   };
 
   const emit = function* (chunk: ValidatedChunk): Generator<ValidatedChunk> {
@@ -192,10 +187,13 @@ export async function* validateJsonLines(
       pieces.length = 0;
       held = rest.byteLength;
       if (held > 0) pieces.push(rest);
-      dispatch({ bytes: chunk, last: false });
+      const linesBefore = linesDispatched;
+      // counted before the chunk's buffer moves to a worker
+      linesDispatched += countLineBreaks(chunk);
+      dispatch({ bytes: chunk, last: false, linesBefore });
       while (pending.length > 2 * workers) yield* emit(await next());
     }
-    if (held > 0) dispatch({ bytes: join(pieces, held), last: true });
+    if (held > 0) dispatch({ bytes: join(pieces, held), last: true, linesBefore: linesDispatched });
     while (pending.length > 0) yield* emit(await next());
   } finally {
     // an early stop (an error, a consumer that breaks) leaves nothing running

@@ -6,6 +6,8 @@ export type ResponseId = string | number;
 /** One line of `qualm validate --format jsonl`: what a result file holds for each response. */
 export interface ValidationRecord {
   id?: ResponseId;
+  /** The input line, from 1, blank lines counted (JSON Lines input only). */
+  line?: number;
   score: number;
   shouldEscalate: boolean;
   signals: {
@@ -19,15 +21,18 @@ export interface ValidationRecord {
 }
 
 /**
- * The record written for one assessed response: each signal without its context, with what found
- * it and, for a learned signal, the model's probability.
+ * The record written for one assessed response: its id and input line when it has them, each
+ * signal without its context, with what found it and, for a learned signal, the model's
+ * probability.
  */
 export function validationRecord(
   id: ResponseId | undefined,
   result: ResponseQuality,
+  line?: number,
 ): ValidationRecord {
   return {
     ...(id !== undefined ? { id } : {}),
+    ...(line !== undefined ? { line } : {}),
     score: result.score,
     shouldEscalate: result.shouldEscalate,
     signals: result.signals.map(({ type, evidence, weight, position, source, probability }) => ({

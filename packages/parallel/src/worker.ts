@@ -13,6 +13,8 @@ export interface WorkerSetup {
 export interface WorkerTask {
   bytes: Uint8Array;
   last: boolean;
+  /** Lines of the input before this chunk. */
+  linesBefore: number;
 }
 
 const setup = workerData as WorkerSetup;
@@ -21,5 +23,9 @@ const validator = createValidator(setup.validator);
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 export default function validateTask(task: WorkerTask): ChunkOutcome {
-  return validateChunk(validator, decoder.decode(task.bytes), { ...setup.lines, last: task.last });
+  return validateChunk(validator, decoder.decode(task.bytes), {
+    ...setup.lines,
+    last: task.last,
+    linesBefore: task.linesBefore,
+  });
 }

@@ -1,6 +1,6 @@
 import { createValidator } from '@qualm/validator';
 import { describe, expect, it } from 'vitest';
-import { validateChunk, validationRecord } from '../src/index.js';
+import { countLineBreaks, validateChunk, validationRecord } from '../src/index.js';
 
 const validator = createValidator();
 const line = (id: number | string, response: unknown) => JSON.stringify({ id, response });
@@ -23,13 +23,26 @@ describe('validateChunk', () => {
     const outcome = validateChunk(validator, text, { idField: 'id', last: false });
     const records = Buffer.from(outcome.jsonl).toString().trimEnd().split('\n');
     expect(records).toEqual([
-      JSON.stringify(validationRecord('a', validator.validate('Tool error: the lookup failed.'))),
-      JSON.stringify(validationRecord('b', validator.validate('The lookup returned three rows.'))),
+      JSON.stringify(
+        validationRecord('a', validator.validate('Tool error: the lookup failed.'), 1),
+      ),
+      JSON.stringify(
+        validationRecord('b', validator.validate('The lookup returned three rows.'), 2),
+      ),
     ]);
     expect(Array.from(outcome.scores)).toEqual([
       validator.validate('Tool error: the lookup failed.').score,
       1,
     ]);
+  });
+
+  it('numbers its lines after the lines of the input before it', () => {
+    const text = `${line('a', 'The gasket is the part to replace.')}\n\n{"id": "b"}\n`;
+    const outcome = validateChunk(validator, text, { idField: 'id', last: false, linesBefore: 40 });
+    expect(JSON.parse(Buffer.from(outcome.jsonl).toString())).toMatchObject({ id: 'a', line: 41 });
+    expect(outcome.failure?.line).toBe(43);
+    expect(countLineBreaks(Buffer.from(text))).toBe(3);
+    expect(countLineBreaks(Buffer.from('a\r\nb\rc\n\r'))).toBe(4);
   });
 
   it('leaves the last line without a break to the end of the input', () => {

@@ -92,7 +92,7 @@ describe('validateJsonLines', () => {
     }
   });
 
-  it('numbers lines over the whole input as readline does', async () => {
+  it('numbers lines over the whole input as readline does, in rows and in jsonl records', async () => {
     const expected: { line: number; id: number }[] = [];
     let lineNumber = 0;
     for await (const text of createInterface({
@@ -111,6 +111,15 @@ describe('validateJsonLines', () => {
     const rows = chunks.flatMap((chunk) => chunk.rows.map(({ line, id }) => ({ line, id })));
     expect(rows).toEqual(expected);
     expect(chunks.length).toBeGreaterThan(10);
+    const records = await run(pieces(log, [999]), { idField: 'id', workers: 2, chunkBytes: 1500 });
+    const numbered = records.output
+      .split('\n')
+      .filter(Boolean)
+      .map((text) => {
+        const { line, id } = JSON.parse(text) as { line: number; id: number };
+        return { line, id };
+      });
+    expect(numbered).toEqual(expected);
   });
 
   it('sums every score in input order, as getQualitySummary over the results', async () => {

@@ -89,8 +89,8 @@ output is the same, byte for byte, on any number of them; an input under 1 MiB s
 For a log too big for one machine, validate each shard with --format jsonl anywhere, then sum the
 result files up with --summary-of: the summary of one run over the shards in the order given.
 
-Output streams whatever the size of the input: --format jsonl writes one result per input line, in
-order (the --summary then goes to stderr); json writes one document; the table sizes its columns on
+Output streams whatever the size of the input: --format jsonl writes one record per response, in
+order, with its id and input line (the --summary then goes to stderr); json writes one document; the table sizes its columns on
 the first 1,000 rows. Binary input (an executable, an image) is refused.
 
 Exit status: 0, or 1 with --fail-on-escalate when any response escalates, 2 on bad input (a
@@ -302,7 +302,8 @@ const writeBytesAndWait = async (bytes: Uint8Array): Promise<void> => {
 // the records of --format jsonl, as @qualm/parallel writes them (a plain text's record too)
 function jsonlSink(): ResultSink {
   return {
-    take: (row) => writeAndWait(`${JSON.stringify(validationRecord(row.id, row.result))}\n`),
+    take: (row) =>
+      writeAndWait(`${JSON.stringify(validationRecord(row.id, row.result, row.line))}\n`),
     end: (summary) => {
       if (summary !== undefined) process.stderr.write(`${summary}\n`);
     },

@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { looksBinary } from '@qualm/errors';
+import { looksBinary, withoutByteOrderMark } from '@qualm/errors';
 import type { z } from 'zod';
 import { BenchmarkError, BenchmarkErrorCode } from '../errors.js';
 import { JsonArraySplitter, JsonArraySyntaxError } from './json-array-splitter.js';
@@ -306,7 +306,8 @@ export async function readRunFile(
       let problem: string | undefined;
       let value: unknown;
       try {
-        value = JSON.parse(line);
+        // a mark that some editors write at the start of a file is not part of the first line
+        value = JSON.parse(lineNumber === 1 ? withoutByteOrderMark(line) : line);
       } catch (error) {
         problem = `is not valid JSON (${(error as Error).message})`;
       }

@@ -1,5 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { withoutByteOrderMark } from '@qualm/errors';
 import { z } from 'zod';
 import { type ChartSpec, renderSvg, shareEncoding } from '../charts.js';
 import { BenchmarkError, BenchmarkErrorCode } from '../errors.js';
@@ -337,7 +338,7 @@ export async function readCalibrationReport(directory: string): Promise<Calibrat
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(withoutByteOrderMark(text));
   } catch (error) {
     throw new BenchmarkError(
       BenchmarkErrorCode.INVALID_INPUT,

@@ -2,6 +2,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
+import { withoutByteOrderMark } from '@qualm/errors';
 import { z } from 'zod';
 import { BenchmarkError, BenchmarkErrorCode } from '../errors.js';
 import { openDataFile } from './loader.js';
@@ -196,7 +197,7 @@ export async function readRetrievalLog(path: string): Promise<RetrievalLog> {
       if (line.trim() === '') continue;
       let value: unknown;
       try {
-        value = JSON.parse(line);
+        value = JSON.parse(lineNumber === 1 ? withoutByteOrderMark(line) : line);
       } catch (error) {
         throw new BenchmarkError(
           BenchmarkErrorCode.INVALID_INPUT,

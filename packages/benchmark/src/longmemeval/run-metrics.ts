@@ -1,4 +1,4 @@
-import { looksBinary } from '@qualm/errors';
+import { looksBinary, withoutByteOrderMark } from '@qualm/errors';
 import { z } from 'zod';
 import { BenchmarkError, BenchmarkErrorCode } from '../errors.js';
 import { openDataFile, streamLongMemEvalRecords } from './loader.js';
@@ -60,7 +60,7 @@ export async function readRunRecords<Schema extends z.ZodType<{ question_id: str
       `${path} is binary data, not JSON Lines or a JSON array`,
     );
   }
-  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  const text = withoutByteOrderMark(bytes.toString('utf8'));
   const items: { where: string; value: unknown; problem?: string }[] = [];
   if (text.trimStart().startsWith('[')) {
     let array: unknown;

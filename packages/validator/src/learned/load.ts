@@ -36,7 +36,9 @@ export function readModelFile(path: string | URL): LearnedModel {
       code === 'ENOENT' ? ValidatorErrorCode.MODEL_NOT_FOUND : ValidatorErrorCode.INVALID_MODEL,
       code === 'ENOENT'
         ? `model file not found: ${name}`
-        : `cannot read the model file ${name}: ${code ?? (error as Error).message}`,
+        : code === 'EISDIR'
+          ? `${name} is a folder, not a model file: give the file qualm train wrote`
+          : `cannot read the model file ${name}: ${code ?? (error as Error).message}`,
       { cause: error },
     );
   }
