@@ -301,6 +301,13 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
       pattern`\bI(?: cannot| can't| can not| will not| won't| do not| don't| am not going to|'m not going to)(?: in good conscience| personally| ethically)? (?:condone|endorse|encourage|promote|advocate|support|be (?:condoning|endorsing|encouraging|promoting|supporting))\b(?![^.!?\n]{0,120}\b(?:but|however|that said|having said that|that being said|with that said|nevertheless|nonetheless|though)\b)`,
     example: 'I cannot condone cheating on an exam.',
   },
+  // the stance in a "while" clause, then alternatives in place of the thing asked: a partial refusal
+  {
+    type: 'refusal',
+    source: pattern`\b(?:while|although|though|whilst) I(?: cannot| can't| can not| will not| won't| do not| don't)(?: personally)? (?:condone|endorse|encourage|promote|advocate|support)\b[^.!?\n]{0,100}?,? I can (?:offer|provide|suggest|give|share|recommend)(?: you)?(?: with)?(?: (?:some|a few|a|an|information on|info on|details on))?(?: (?:more|other|general))? (?:alternative|legal|legitimate|lawful|ethical|safer|positive|constructive|healthier)\b`,
+    example:
+      "While I can't condone keying a car, I can offer some alternative ways to settle a parking dispute.",
+  },
   // declining outright
   {
     type: 'refusal',
@@ -708,6 +715,19 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source: pattern`(?<=\b(?:is not|are not|isn't|aren't) )\b(?:available|accessible|known|visible) to me\b`,
     example: 'That information is not available to me.',
+  },
+  // the thing asked lies past what the model knows or can do: "That's beyond my knowledge." (an
+  // area of expertise only when no "but" goes on to answer: "… beyond my expertise, but generally …")
+  {
+    type: 'refusal',
+    source: pattern`\b(?:beyond|outside(?: of)?) (?:the (?:scope|limits|bounds|range) of )?my (?:current |own )?(?:knowledge(?: base)?|training(?: data)?|capabilit(?:y|ies)|abilit(?:y|ies)|programming|knowledge cut-?off|(?:area of )?expertise(?![^.!?\n]{0,80}?,? but\b|[^.!?\n]{0,80}?[.!;] (?:however|that said|but|still|generally|in general)\b))\b`,
+    example: "I'm afraid the history of that village is beyond my knowledge.",
+  },
+  // "That's not information I have.", "Sadly, that's not something I know."
+  {
+    type: 'refusal',
+    source: pattern`\bnot (?:information|something|a (?:detail|fact|thing)|data|details|knowledge) (?:that )?I (?:have(?! to\b)(?: (?:access to|on|about))?|know(?! (?:much|a lot|enough|well|a great deal)\b)|possess|can (?:access|look up|check|verify|see|find)|have any (?:way|means) (?:to|of) (?:know|check|see|find)\w{0,3})\b`,
+    example: "Sadly, the ferry timetable for next spring is not information I have.",
   },
   // not knowing the very thing asked: "I don't know who runs that shop"
   {
