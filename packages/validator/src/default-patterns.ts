@@ -191,6 +191,16 @@ const ACT_OPENS = String.raw`(?<=(?<![\s\S])\s{0,8}[^.!?\n]{0,300})(?<=(?<![\s\S
 // where such a reply sends the reader: the lecture's pointers, or a gentler thing to do instead
 const ACT_REDIRECT = String.raw`(?:${LECTURE_REDIRECT}|(?=[\s\S]{0,1000}?\b(?:maybe|perhaps|(?:it['’]s|it is|it would be|it might be|it may be) (?:probably |usually |often |much |far |a lot )?(?:kinder|better|healthier|wiser|safer|fairer|more (?:effective|constructive|respectful))|(?:might|may|would|will|could) (?:go over|land|work|be received) (?:much |far |a lot )?better|(?:a lot|much|far) (?:safer|kinder|better|healthier)|the (?:honest|better|kinder|safer) move|(?:try|consider) (?:talking|telling|asking|finding|focusing|letting|writing|saying)|you (?:could|might|can) (?:try|instead|always|talk|tell|ask|let|find|focus|write)|(?:far |much |a lot )?more (?:credible|effective|durable|satisfying|genuine|constructive|productive|respectful|reliable)|works? (?:much |far )?(?:best|better) when|plenty of [^.!?\n]{0,80}?(?:that|which) (?:doesn['’]t|does not|don['’]t|do not) (?:need|require|involve|rely)|(?:proper|right|appropriate|official) (?:channel|process|procedure|option|route)|formal (?:[a-z]{3,12} )?(?:process|procedure|appeal|request)|better spent (?:on|doing)|(?:easy|legal|legitimate|safer|healthier|kinder|good) alternatives|(?:stronger|strongest|smarter|smartest) (?:approach|move|path|option|bet|way))\b))`;
 
+// a line of a list: a bullet or a number
+const LIST_LINE = String.raw`\n\s{0,8}(?:\d{1,3}[.)]|[-*•])\s`;
+
+// sending the user to someone else: "I'd recommend consulting …", "Please talk to your pharmacist",
+// "the best person to ask is …", "Only a qualified professional can tell you …"
+const REFERRAL = String.raw`(?:\b(?:(?:I(?:'d| would)(?: (?:strongly|highly|always))?|I (?:strongly|highly)|I) (?:recommend|suggest|advise|encourage)(?: (?:that )?you)?(?: to)? (?:consult|speak|talk|reach|contact|check|seek|get in touch|refer|look|turn|book|make|call|visit|see|ask|take|research|reputable|official)|it(?:'s| is) (?:always )?(?:a good idea|best|advisable|wise|recommended) (?:that you |to )(?:consult|speak|talk|check|contact|reach out|seek|make|book|call|visit|see|ask)|(?:the|your) (?:best|safest|right|most reliable) (?:person|people|resource|place|source)(?: to (?:ask|help|turn to|start|consult))?(?: here| for this)? (?:is|are|would be)\b|(?:the|your) (?:best|safest|surest|most reliable) (?:bet|step|option|way|course|move|thing to do)(?: [a-z]{2,12}){0,6}? (?:is|are|would be) (?:to )?(?:consult|speak|talk|check|contact|call|visit|ask|see|reach out|get in touch|book|make an appointment)|only (?:a |an |your )?(?:qualified|licensed|certified|trained|medical|legal|healthcare|health care)? ?(?:professional|doctor|lawyer|attorney|vet|veterinarian|pharmacist|expert|specialist|accountant|advisor|adviser|mechanic|electrician|plumber)s? (?:can|could|will be able to) (?:tell|say|determine|assess|diagnose|confirm|advise)|this is (?:really |truly )?(?:a (?:conversation|question|decision)|something) (?:to have|for|best (?:discussed|answered|made)|to discuss) (?:with )?(?:your|a|an)\b)|(?:(?<![\s\S])|[.!?]\s{1,8})(?:please |so |instead,? )?(?:consult|call|contact|reach out to|get in touch with|check with|talk to|speak (?:to|with)|see|ask|visit) (?:a |an |the |your )(?:local |own |regular |family |nearest )?[a-z]{3,20})`;
+
+// a reply that says the matter depends or varies, where a deflection opens
+const VARIES = String.raw`(?:varies|vary|differs?|depends? (?:on|a lot|heavily|largely)|every (?:[a-z]{2,20} )?(?:situation|case|person|individual|circumstance|[a-z]{2,20}) is (?:unique|different)|many (?:different )?factors|(?:complex|sensitive|nuanced) (?:topic|subject|issue|question|matter)|can (?:be|get) complicated)`;
+
 // a crisis line within the next few sentences, and nothing after the opening that offers help of
 // its own ("here are", "some things that may help", coping strategies)
 const CRISIS_LINE_ONLY = String.raw`(?=[\s\S]{0,600}?(?:\b988\b|116 ?123|741741|\b(?:crisis (?:text )?line|crisis (?:hotline|lifeline|helpline)|(?:suicide|eating disorders?|NEDA)(?: (?:and|&) crisis| prevention)? (?:life ?line|hotline|helpline)|samaritans)\b))(?![\s\S]{0,600}?(?:\b(?:here(?:['’]s| is| are)|(?:some|a few|other) (?:things|ways|strategies|steps|tips|ideas|options)|options include|(?:things|ways|strategies|steps|tips) (?:that )?(?:might|may|can|could) help|(?:may|might|can|could|often|sometimes) (?:also )?help(?: to)?|coping (?:strategies|skills|tips))\b|\n\s{0,8}(?:\d{1,2}[.)]|[-*•])\s))`;
@@ -564,6 +574,21 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     example:
       "It sounds like you're in a lot of pain right now. Please call or text 988 to reach the Suicide & Crisis Lifeline; you don't have to go through this alone.",
   },
+  // a deflection: a short reply that opens on "it depends / varies / every case is different" and
+  // then only recommends asking someone else ("Every roof is different, and the right repair
+  // depends on many factors. I would recommend consulting a licensed roofer."). No list, and
+  // nothing after the pointer that reads as the answer; an answer that gives its content first and
+  // the pointer last ("You can deduct … Rules vary, so I'd suggest checking with …") opens on the
+  // content, not on the caveat
+  {
+    type: 'refusal',
+    source:
+      String.raw`(?<=(?<![\s\S])[^\d]{0,300})` +
+      pattern`\b${VARIES}\b` +
+      String.raw`(?![\s\S]{0,1100}?${LIST_LINE})(?![^\d]{0,600}?[,;] so (?!(?:I|there|it|it['’]s|the|a|an|this|that|any|no|what|which|whether|only|please)\b)[a-z])(?=[^\d]{0,600}?${REFERRAL}(?![\s\S]{500})(?![\s\S]{0,500}?\b(?:here['’]s|here (?:is|are)|however|that said|in the meantime|meanwhile)\b))`,
+    example:
+      'Every roof is different, and the right repair depends on many factors. I would recommend consulting a licensed roofer in your area.',
+  },
   // pointing to something else the model will do instead: "… if you need help with a different
   // topic", "… other legal and ethical questions"
   {
@@ -591,8 +616,8 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source:
       // the turn is read first and the courtesy behind it, so that a search reads the courtesy
       // only where a "however" or "but" stands
-      String.raw`\b(?:however|but)(?<=\b(?:I (?:understand|appreciate|see|hear)|thank you|thanks|I(?:['’]m| am) (?:happy|glad) to help)\b[^\n]{0,300}?\b(?:however|but))` +
-      pattern`,? I (?:must|have to|need to|feel I (?:must|should)|would like to|want to)(?: respectfully| gently| kindly| politely)? point out that\b` +
+      String.raw`\b(?:however|but)(?<=\b(?:I (?:(?:completely|totally|really|fully|definitely|absolutely|can|do) )?(?:understand|appreciate|see|hear)|thank you|thanks|I(?:['’]m| am) (?:happy|glad) to help)\b[^\n]{0,300}?\b(?:however|but))` +
+      pattern`,? I(?: (?:must|have to|need to|feel I (?:must|should)|would like to|want to)|'d like to)(?: respectfully| gently| kindly| politely)? (?:point out|remind you) that\b` +
       THEN_ANSWER +
       HANDED_OVER_LATER +
       EVIDENCE_FOLLOWS,
