@@ -199,7 +199,7 @@ const LIST_LINE = String.raw`\n\s{0,8}(?:\d{1,3}[.)]|[-*•])\s`;
 const REFERRAL = String.raw`(?:\b(?:(?:I(?:'d| would)(?: (?:strongly|highly|always))?|I (?:strongly|highly)|I) (?:recommend|suggest|advise|encourage)(?: (?:that )?you)?(?: to)? (?:consult|speak|talk|reach|contact|check|seek|get in touch|refer|look|turn|book|make|call|visit|see|ask|take|research|reputable|official)|it(?:'s| is) (?:always )?(?:a good idea|best|advisable|wise|recommended) (?:that you |to )(?:consult|speak|talk|check|contact|reach out|seek|make|book|call|visit|see|ask)|(?:the|your) (?:best|safest|right|most reliable) (?:person|people|resource|place|source)(?: to (?:ask|help|turn to|start|consult))?(?: here| for this)? (?:is|are|would be)\b|(?:the|your) (?:best|safest|surest|most reliable) (?:bet|step|option|way|course|move|thing to do)(?: [a-z]{2,12}){0,6}? (?:is|are|would be) (?:to )?(?:consult|speak|talk|check|contact|call|visit|ask|see|reach out|get in touch|book|make an appointment)|only (?:a |an |your )?(?:qualified|licensed|certified|trained|medical|legal|healthcare|health care)? ?(?:professional|doctor|lawyer|attorney|vet|veterinarian|pharmacist|expert|specialist|accountant|advisor|adviser|mechanic|electrician|plumber)s? (?:can|could|will be able to) (?:tell|say|determine|assess|diagnose|confirm|advise)|this is (?:really |truly )?(?:a (?:conversation|question|decision)|something) (?:to have|for|best (?:discussed|answered|made)|to discuss) (?:with )?(?:your|a|an)\b)|(?:(?<![\s\S])|[.!?]\s{1,8})(?:please |so |instead,? )?(?:consult|call|contact|reach out to|get in touch with|check with|talk to|speak (?:to|with)|see|ask|visit) (?:a |an |the |your )(?:local |own |regular |family |nearest )?[a-z]{3,20})`;
 
 // a reply that says the matter depends or varies, where a deflection opens
-const VARIES = String.raw`(?:varies|vary|differs?|depends? (?:on|a lot|heavily|largely)|every (?:[a-z]{2,20} )?(?:situation|case|person|individual|circumstance|[a-z]{2,20}) is (?:unique|different)|many (?:different )?factors|(?:complex|sensitive|nuanced) (?:topic|subject|issue|question|matter)|can (?:be|get) complicated)`;
+const VARIES = `(?:varies|vary|differs?|depends? (?:on|a lot|heavily|largely)|every (?:[a-z]{2,20} )?(?:situation|case|person|individual|circumstance|[a-z]{2,20}) is (?:unique|different)|many (?:different )?factors|(?:complex|sensitive|nuanced) (?:topic|subject|issue|question|matter)|can (?:be|get) complicated)`;
 
 // a crisis line within the next few sentences, and nothing after the opening that offers help of
 // its own ("here are", "some things that may help", coping strategies)
@@ -752,7 +752,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   {
     type: 'refusal',
     source: pattern`\bnot (?:information|something|a (?:detail|fact|thing)|data|details|knowledge) (?:that )?I (?:have(?! to\b)(?: (?:access to|on|about))?|know(?! (?:much|a lot|enough|well|a great deal)\b)|possess|can (?:access|look up|check|verify|see|find)|have any (?:way|means) (?:to|of) (?:know|check|see|find)\w{0,3})\b`,
-    example: "Sadly, the ferry timetable for next spring is not information I have.",
+    example: 'Sadly, the ferry timetable for next spring is not information I have.',
   },
   // "I'm not privy to …", "I'm unaware of …", "I've never heard of that band.", "That's not in my
   // training data."
