@@ -758,7 +758,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // training data."
   {
     type: 'refusal',
-    source: pattern`\b(?:I(?:'m| am) (?:not privy to|unaware of (?:the|any|a|an|who|what|where|when|how|which|whether))|I(?:'ve| have) never heard of (?:that|this|a|an|any|the|it)\b|I (?:haven't|have not) heard of (?:that|this|a|an|any|the|it)\b|I (?:wouldn't|would not) know (?:the|what|where|who|how|which|when|whether|if|anything)\b|not (?:included |covered |found )?in my (?:training(?: data)?|knowledge base|data)\b)`,
+    source: pattern`\b(?:I(?:'m| am) (?:not privy to|unaware of (?:the|any|a|an|who|what|where|when|how|which|whether))|I(?:'ve| have)(?: never|n't| not) heard of (?:(?:that|this|it|them|him|her|such an?)\b(?! (?:happening|being|before)\b)|an? [a-z]{2,20}(?: [a-z]{2,20})? (?:called|named|by (?:that|the|this) name))|I (?:wouldn't|would not) know (?:the|what|where|who|how|which|when|whether|if|anything)\b|not (?:included |covered |found )?in my (?:training(?: data)?|knowledge base|data)\b)`,
     example: "I've never heard of a band by that name, I'm afraid.",
   },
   // not knowing the very thing asked: "I don't know who runs that shop"
