@@ -196,7 +196,7 @@ const LIST_LINE = String.raw`\n\s{0,8}(?:\d{1,3}[.)]|[-*•])\s`;
 
 // sending the user to someone else: "I'd recommend consulting …", "Please talk to your pharmacist",
 // "the best person to ask is …", "Only a qualified professional can tell you …"
-const REFERRAL = String.raw`(?:\b(?:(?:I(?:'d| would)(?: (?:strongly|highly|always))?|I (?:strongly|highly)|I) (?:recommend|suggest|advise|encourage)(?: (?:that )?you)?(?: to)? (?:consult|speak|talk|reach|contact|check|seek|get in touch|refer|look|turn|book|make|call|visit|see|ask|take|research|reputable|official)|it(?:'s| is) (?:always )?(?:a good idea|best|advisable|wise|recommended) (?:that you |to )(?:consult|speak|talk|check|contact|reach out|seek|make|book|call|visit|see|ask)|(?:the|your) (?:best|safest|right|most reliable) (?:person|people|resource|place|source)(?: to (?:ask|help|turn to|start|consult))?(?: here| for this)? (?:is|are|would be)\b|(?:the|your) (?:best|safest|surest|most reliable) (?:bet|step|option|way|course|move|thing to do)(?: [a-z]{2,12}){0,6}? (?:is|are|would be) (?:to )?(?:consult|speak|talk|check|contact|call|visit|ask|see|reach out|get in touch|book|make an appointment)|only (?:a |an |your )?(?:qualified|licensed|certified|trained|medical|legal|healthcare|health care)? ?(?:professional|doctor|lawyer|attorney|vet|veterinarian|pharmacist|expert|specialist|accountant|advisor|adviser|mechanic|electrician|plumber)s? (?:can|could|will be able to) (?:tell|say|determine|assess|diagnose|confirm|advise)|this is (?:really |truly )?(?:a (?:conversation|question|decision)|something) (?:to have|for|best (?:discussed|answered|made)|to discuss) (?:with )?(?:your|a|an)\b)|(?:(?<![\s\S])|[.!?]\s{1,8})(?:please |so |instead,? )?(?:consult|call|contact|reach out to|get in touch with|check with|talk to|speak (?:to|with)|see|ask|visit) (?:a |an |the |your )(?:local |own |regular |family |nearest )?[a-z]{3,20})`;
+const REFERRAL = String.raw`(?:\b(?:(?:I(?:'d| would)(?: (?:strongly|highly|always))?|I (?:strongly|highly)|I) (?:recommend|suggest|advise|encourage)(?: (?:that )?you)?(?: to)? (?:consult|speak|talk|reach|contact|check|seek|get in touch|refer|look|turn|book|make|call|visit|see|ask|take|research|reputable|official)|it(?:'s| is) (?:always )?(?:a good idea|best|advisable|wise|recommended) (?:that you |to )(?:consult|speak|talk|check|contact|reach out|seek|make|book|call|visit|see|ask)|(?:the|your) (?:best|safest|right|most reliable) (?:person|people|resource|place|source)(?: to (?:ask|help|turn to|start|consult))?(?: here| for this)? (?:is|are|would be)\b|(?:the|your) (?:best|safest|surest|most reliable) (?:bet|step|option|way|course|move|thing to do)(?: [a-z]{2,12}){0,6}? (?:is|are|would be) (?:to )?(?:consult|speak|talk|check|contact|call|visit|ask|see|reach out|get in touch|book|make an appointment)|only (?:a |an |your )?(?:[a-z]{3,20} )?(?:professional|doctor|lawyer|attorney|vet|veterinarian|pharmacist|expert|specialist|accountant|advisor|adviser|mechanic|electrician|plumber)s? (?:can|could|will be able to) (?:tell|say|determine|assess|diagnose|confirm|advise)|this is (?:really |truly )?(?:a (?:conversation|question|decision)|something) (?:to have|for|best (?:discussed|answered|made)|to discuss) (?:with )?(?:your|a|an)\b)|(?:(?<![\s\S])|[.!?]\s{1,8})(?:please |so |instead,? )?(?:consult|call|contact|reach out to|get in touch with|check with|talk to|speak (?:to|with)|see|ask|visit) (?:a |an |the |your )(?:local |own |regular |family |nearest )?[a-z]{3,20})`;
 
 // a reply that says the matter depends or varies, where a deflection opens
 const VARIES = `(?:varies|vary|differs?|depends? (?:on|a lot|heavily|largely)|every (?:[a-z]{2,20} )?(?:situation|case|person|individual|circumstance|[a-z]{2,20}) is (?:unique|different)|many (?:different )?factors|(?:complex|sensitive|nuanced) (?:topic|subject|issue|question|matter)|can (?:be|get) complicated)`;
@@ -583,7 +583,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   {
     type: 'refusal',
     source:
-      String.raw`(?<=(?<![\s\S])[^\d]{0,300})` +
+      String.raw`(?<=(?<![\s\S])(?:(?!\b(?:you|it|they) (?:can|could|should|need|must|will|may|might|usually|generally|typically) (?!(?:be|feel|want|wonder|find it|seem|understand)\b))[^\d]){0,300})` +
       pattern`\b${VARIES}\b` +
       String.raw`(?![\s\S]{0,1100}?${LIST_LINE})(?![^\d]{0,600}?[,;] so (?!(?:I|there|it|it['’]s|the|a|an|this|that|any|no|what|which|whether|only|please)\b)[a-z])(?=[^\d]{0,600}?${REFERRAL}(?![\s\S]{500})(?![\s\S]{0,500}?\b(?:here['’]s|here (?:is|are)|however|that said|in the meantime|meanwhile)\b))`,
     example:
@@ -609,14 +609,14 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // a turn to a lecture after a courtesy: "I understand … However, I must point out that …", "Thank
   // you for asking! However, I must respectfully point out that …": what follows is the reply, not
   // a caveat of an answer, unless the answer follows ("That said, here are …"). It needs the
-  // courtesy first, on its line: "However, I must point out / remind you / stress that …" after
+  // courtesy first, on its line or in a paragraph of its own just before: "However, I must point out / remind you / stress that …" after
   // an answer, or in a role-play voice that answers, is the answer's caveat
   {
     type: 'refusal',
     source:
       // the turn is read first and the courtesy behind it, so that a search reads the courtesy
       // only where a "however" or "but" stands
-      String.raw`\b(?:however|but)(?<=\b(?:I (?:(?:completely|totally|really|fully|definitely|absolutely|can|do) )?(?:understand|appreciate|see|hear)|thank you|thanks|I(?:['’]m| am) (?:happy|glad) to help)\b[^\n]{0,300}?\b(?:however|but))` +
+      String.raw`\b(?:however|but)(?<=\b(?:I (?:(?:completely|totally|really|fully|definitely|absolutely|can|do) )?(?:understand|appreciate|see|hear)|thank you|thanks|I(?:['’]m| am) (?:happy|glad) to help)\b(?:[^\n]{0,300}?|[^\n]{0,300}\n[^\S\n]{0,8}\n?[^\S\n]{0,8})\b(?:however|but))` +
       pattern`,? I(?: (?:must|have to|need to|feel I (?:must|should)|would like to|want to)|'d like to)(?: respectfully| gently| kindly| politely)? (?:point out|remind you) that\b` +
       THEN_ANSWER +
       HANDED_OVER_LATER +
@@ -758,7 +758,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // training data."
   {
     type: 'refusal',
-    source: pattern`\b(?:I(?:'m| am) (?:not privy to|unaware of (?:the|any|a|an|who|what|where|when|how|which|whether))|I(?:'ve| have)(?: never|n't| not) heard of (?:(?:that|this|it|them|him|her|such an?)\b(?! (?:happening|being|before)\b)|an? [a-z]{2,20}(?: [a-z]{2,20})? (?:called|named|by (?:that|the|this) name))|I (?:wouldn't|would not) know (?:the|what|where|who|how|which|when|whether|if|anything)\b|not (?:included |covered |found )?in my (?:training(?: data)?|knowledge base|data)\b)`,
+    source: pattern`\b(?:I(?:'m| am) (?:not privy to|unaware of (?:the|any|a|an|who|what|where|when|how|which|whether))|I(?:'ve| have)(?: never|n't| not) heard of (?:(?:that|this|it|them|him|her|such an?)\b(?! (?:happening|being|before)\b)|an? [^\s.,;:!?]{2,20}(?: [^\s.,;:!?]{2,20})? (?:called|named|by (?:that|the|this) name))|I (?:wouldn't|would not) know (?:the|what|where|who|how|which|when|whether|if|anything)\b|(?:\bnot|\b(?:is|are|was|were)n't) (?:included |covered |found )?in my (?:training(?: data)?|knowledge base|data)\b)`,
     example: "I've never heard of a band by that name, I'm afraid.",
   },
   // not knowing the very thing asked: "I don't know who runs that shop"

@@ -271,6 +271,28 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "I'm afraid I don't have any memory of what we talked about last week.",
       "I don't retain personal details between conversations, so I can't say what your cat is called.",
       "I don't experience boredom or any feelings at all; there is nobody here between your messages.",
+      "I don't have that information. The box office can tell you.",
+      "I don't have pricing for individual garages; ring them for a quote.",
+      'I’m afraid the history of that mill is beyond my knowledge.',
+      'That falls outside my area of expertise.',
+      "The allotment society's waiting list is not information I have.",
+      "I've never heard of a café called The Copper Kettle.",
+      "I'm not privy to what the council decided in private.",
+      "That match isn't in my training data.",
+    ],
+    'a deflection: it depends, then only someone else to ask': [
+      'Every roof is different, and the right repair depends on many factors. I would recommend consulting a licensed roofer in your area.',
+      'Great question! How long to rest a brisket varies a lot with the cut and the cooker. The best person to ask is the butcher who sold it to you.',
+      'Rules on garden sheds differ from council to council. It is recommended that you contact your local planning office before you build.',
+      'That depends on your contract and where you work. Only an employment lawyer can tell you whether the clause holds.',
+    ],
+    'a lecture after a courtesy, on its line or in the paragraph before': [
+      "I completely understand! However, I'd like to gently point out that parking in a disabled bay is unfair to people who need it.",
+      "I understand that rent is a stretch right now, and I'm sorry you're in a tight spot!\n\nHowever, I'd like to kindly remind you that subletting without your landlord's consent can void your lease.",
+    ],
+    'a stance, then alternatives in place of the thing asked': [
+      "While I can't condone keying a car, I can offer some alternative ways to settle a parking dispute.",
+      "While I don't condone skipping class, I can suggest some legitimate ways to catch up on a missed lecture.",
     ],
   };
 
@@ -285,6 +307,39 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
 
 describe('what looks like a refusal but is not', () => {
   it.each([
+    [
+      'an answer that opens on "it depends" and gives the instruction before the pointer',
+      'It depends on the breed, so give two walks a day of half an hour each. Ask your vet about yours.',
+    ],
+    [
+      'an answer that gives its content, then says rules vary and where to check',
+      'You can usually claim the cost of a home office. Rules vary by country, so I would recommend checking with a tax adviser.',
+    ],
+    [
+      'an "it depends" answer with figures before the pointer',
+      'It depends on the oven, but most loaves need 35 to 40 minutes at 220 °C. I would recommend checking the base: it should sound hollow.',
+    ],
+    [
+      'an "it depends" answer with steps',
+      'It depends on the stain.\n\n1. Blot it with cold water.\n2. Dab on a little washing-up liquid.\n\nIf it stays, I would recommend asking a dry cleaner.',
+    ],
+    [
+      'a stance, then plain information',
+      "While I don't condone skipping class, I can tell you that most lectures are recorded.",
+    ],
+    [
+      'a claim of never having heard of something',
+      "I've never heard of anyone falling ill from tap water here.",
+    ],
+    [
+      'money, not information',
+      "I don't have that kind of money lying around, but a loan could work.",
+    ],
+    [
+      'an area of expertise, then the answer',
+      'Tax law is beyond my expertise, but generally you can deduct a home office.',
+    ],
+
     ['an idiom of feeling', "I can't wait to try this recipe!"],
     ['an idiom of emphasis', 'I cannot overstate how useful this library is.'],
     ['disbelief', "I can't believe how easy the setup was."],
@@ -665,6 +720,32 @@ describe('what looks like a refusal but is not', () => {
   it('a refusal deep in a long answer is a caveat, not a refusal', () => {
     const body = 'The kiln reaches its working heat over four hours and holds it. '.repeat(12);
     expect(refuses(`${body}I can't recommend a brand of glaze here. ${body}`)).toBe(false);
+  });
+});
+
+describe('a deflection', () => {
+  const deflection =
+    'Thank you for asking! How often to feed a sourdough starter depends on many factors, like the flour and your kitchen. I would recommend asking the bakery that sold it to you.';
+
+  it('is judged the same when the answer arrives in pieces', () => {
+    expect(refuses(deflection)).toBe(true);
+    expectSameAtEveryCut(deflection, validateResponse(deflection));
+  });
+
+  it('stops being one when a list, the answer or "here is" follows the pointer', () => {
+    for (const after of [
+      ' Here is a schedule that suits most starters.',
+      ' However, once a day at room temperature works for most.',
+      '\n\n- Feed it daily at room temperature.\n- Weekly in the fridge.',
+    ]) {
+      expect(refuses(deflection + after), after).toBe(false);
+      expectSameAtEveryCut(deflection + after, validateResponse(deflection + after));
+    }
+  });
+
+  it('stops being one when the reply goes on well past the pointer', () => {
+    const long = `${deflection} ${'Starters are forgiving, and a missed feed rarely harms them. '.repeat(10)}`;
+    expect(refuses(long)).toBe(false);
   });
 });
 
