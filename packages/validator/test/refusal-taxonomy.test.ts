@@ -285,6 +285,8 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'Great question! How long to rest a brisket varies a lot with the cut and the cooker. The best person to ask is the butcher who sold it to you.',
       'Rules on garden sheds differ from council to council. It is recommended that you contact your local planning office before you build.',
       'That depends on your contract and where you work. Only an employment lawyer can tell you whether the clause holds.',
+      'Whether the fence is yours depends on the deeds and local rules. Your local land registry office can tell you who owns it.',
+      'Thank you for your question. The fee for a late passport renewal depends on many conditions. It is suggested that you contact the passport office directly.',
     ],
     'a lecture after a courtesy, on its line or in the paragraph before': [
       "I completely understand! However, I'd like to gently point out that parking in a disabled bay is unfair to people who need it.",
@@ -322,6 +324,10 @@ describe('what looks like a refusal but is not', () => {
     [
       'an "it depends" answer with steps',
       'It depends on the stain.\n\n1. Blot it with cold water.\n2. Dab on a little washing-up liquid.\n\nIf it stays, I would recommend asking a dry cleaner.',
+    ],
+    [
+      'an answer that says no first, then that it varies and where to ask',
+      'No, cats should not drink cow’s milk. How much upsets them varies from cat to cat; your vet can tell you more.',
     ],
     [
       'a stance, then plain information',
