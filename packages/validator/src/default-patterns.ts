@@ -576,10 +576,10 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   // a deflection: a short reply that opens on "it depends / varies / every case is different" and
   // then only recommends asking someone else ("Every roof is different, and the right repair
-  // depends on many factors. I would recommend consulting a licensed roofer."). No list, and
-  // nothing after the pointer that reads as the answer; an answer that gives its content first and
-  // the pointer last ("You can deduct … Rules vary, so I'd suggest checking with …") opens on the
-  // content, not on the caveat
+  // depends on many factors. I would recommend consulting a licensed roofer."). No list, no
+  // figures, and nothing after the pointer that reads as the answer. An answer says what to do
+  // before its caveat ("You can deduct … Rules vary, so I'd suggest checking with …", "No, cats
+  // should not …") or in it ("It depends on the breed, so walk him twice a day")
   {
     type: 'refusal',
     source:
@@ -609,8 +609,9 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // a turn to a lecture after a courtesy: "I understand … However, I must point out that …", "Thank
   // you for asking! However, I must respectfully point out that …": what follows is the reply, not
   // a caveat of an answer, unless the answer follows ("That said, here are …"). It needs the
-  // courtesy first, on its line or in a paragraph of its own just before: "However, I must point out / remind you / stress that …" after
-  // an answer, or in a role-play voice that answers, is the answer's caveat
+  // courtesy first, on its line or in a paragraph of its own just before: "However, I must point
+  // out / remind you / stress that …" after an answer, or in a role-play voice that answers, is the
+  // answer's caveat
   {
     type: 'refusal',
     source:
