@@ -617,8 +617,8 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source:
       // the turn is read first and the courtesy behind it, so that a search reads the courtesy
       // only where a "however" or "but" stands
-      String.raw`\b(?:however|but)(?<=\b(?:I (?:(?:completely|totally|really|fully|definitely|absolutely|can|do) )?(?:understand|appreciate|see|hear)|thank you|thanks|I(?:['’]m| am) (?:happy|glad) to help)\b(?:[^\n]{0,300}?|[^\n]{0,300}\n[^\S\n]{0,8}\n?[^\S\n]{0,8})\b(?:however|but))` +
-      pattern`,? I(?: (?:must|have to|need to|feel I (?:must|should)|would like to|want to)|'d like to)(?: respectfully| gently| kindly| politely)? (?:point out|remind you) that\b` +
+      String.raw`\b(?:however|but)(?<=\b(?:I (?:(?:completely|totally|really|fully|definitely|absolutely|can|do) )?(?:understand|appreciate|see|hear)|thank you|thanks|I(?:['’]m| am) (?:happy|glad) to help|I(?:['’]m| am) (?:so )?glad (?:you(?:['’]re| are)|to see))\b(?:[^\n]{0,300}?|[^\n]{0,300}\n[^\S\n]{0,8}\n?[^\S\n]{0,8})\b(?:however|but))` +
+      pattern`,? I(?: (?:must|have to|need to|feel I (?:must|should)|would like to|want to)|'d like to)(?: respectfully| gently| kindly| politely)? (?:point out|remind you|inform you) that\b` +
       THEN_ANSWER +
       HANDED_OVER_LATER +
       EVIDENCE_FOLLOWS,

@@ -289,6 +289,7 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'Thank you for your question. The fee for a late passport renewal depends on many conditions. It is suggested that you contact the passport office directly.',
     ],
     'a lecture after a courtesy, on its line or in the paragraph before': [
+      "I'm glad you're interested in chemistry! However, I must inform you that making fireworks at home is dangerous and illegal in many places.",
       "I completely understand! However, I'd like to gently point out that parking in a disabled bay is unfair to people who need it.",
       "I understand that rent is a stretch right now, and I'm sorry you're in a tight spot!\n\nHowever, I'd like to kindly remind you that subletting without your landlord's consent can void your lease.",
     ],
@@ -336,6 +337,10 @@ describe('what looks like a refusal but is not', () => {
     [
       'a claim of never having heard of something',
       "I've never heard of anyone falling ill from tap water here.",
+    ],
+    [
+      'a courtesy, then a note that comes with the answer',
+      "I'm glad you're interested in bread! However, I must inform you that the dough needs to rest. Here are the steps: mix, knead, rest.",
     ],
     [
       'money, not information',
