@@ -293,6 +293,10 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "I completely understand! However, I'd like to gently point out that parking in a disabled bay is unfair to people who need it.",
       "I understand that rent is a stretch right now, and I'm sorry you're in a tight spot!\n\nHowever, I'd like to kindly remind you that subletting without your landlord's consent can void your lease.",
     ],
+    'a refusal to say how, then an alternative': [
+      "I won't tell you how to do that, but I can explain why it's risky.",
+      "I can't tell you how to get into his account, but I can explain how account recovery works.",
+    ],
     'a stance, then alternatives in place of the thing asked': [
       "While I can't condone keying a car, I can offer some alternative ways to settle a parking dispute.",
       "While I don't condone skipping class, I can suggest some legitimate ways to catch up on a missed lecture.",
@@ -341,6 +345,10 @@ describe('what looks like a refusal but is not', () => {
     [
       'a courtesy, then a note that comes with the answer',
       "I'm glad you're interested in bread! However, I must inform you that the dough needs to rest. Here are the steps: mix, knead, rest.",
+    ],
+    [
+      "what the model cannot tell of the reader's own case, then the general answer",
+      "I can't tell you how to fix your exact model, but most kettles have a reset button underneath.",
     ],
     [
       'money, not information',
