@@ -287,6 +287,8 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'That depends on your contract and where you work. Only an employment lawyer can tell you whether the clause holds.',
       'Whether the fence is yours depends on the deeds and local rules. Your local land registry office can tell you who owns it.',
       'Thank you for your question. The fee for a late passport renewal depends on many conditions. It is suggested that you contact the passport office directly.',
+      "I understand wanting the moss gone! It's important to use safe methods near a pond, though. I would recommend consulting a local garden centre.",
+      "Replacing a ceiling fan involves real safety risks. I'd recommend contacting a licensed electrician.",
     ],
     'a lecture after a courtesy, on its line or in the paragraph before': [
       "I'm glad you're interested in chemistry! However, I must inform you that making fireworks at home is dangerous and illegal in many places.",
