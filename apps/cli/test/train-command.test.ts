@@ -248,6 +248,9 @@ describe('qualm validate with a learned model', () => {
     const absent = await qualm(['validate', '-', '--model', join(directory, 'nope.qlm')]);
     expect(absent.code).toBe(2);
     expect(absent.stderr).toBe(`qualm: model file not found: ${join(directory, 'nope.qlm')}\n`);
+    const empty = await qualm(['validate', '-', '--model', '']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toBe('qualm: --model is empty: give the path of a model file\n');
     const folder = await qualm(['validate', '-', '--model', directory]);
     expect(folder.code).toBe(2);
     expect(folder.stderr).toBe(

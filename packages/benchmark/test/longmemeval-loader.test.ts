@@ -149,6 +149,10 @@ describe('the LongMemEval loader', () => {
     expect((await collect(path)).map((question) => question.question_id)).toEqual(
       questions.map((question) => question.question_id),
     );
+    const marked = await writeData(join(folder.path, 'marked.jsonl'), `\uFEFF${lines}\n`);
+    expect((await collect(marked)).map((question) => question.question_id)).toEqual(
+      questions.map((question) => question.question_id),
+    );
     const broken = await writeData(
       join(folder.path, 'broken.jsonl'),
       `${JSON.stringify(questions[0])}\n${JSON.stringify({ ...questions[1], question: 7 })}\n`,

@@ -11,6 +11,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
+import { withoutByteOrderMark } from '@qualm/errors';
 import { JudgeError, JudgeErrorCode } from './errors.js';
 
 /** A JSON Lines output that a rerun continues: what is already in it, and how to add to it. */
@@ -80,7 +81,10 @@ export function openResumableOutput(
     if (statSync(path).isDirectory()) {
       throw new JudgeError(JudgeErrorCode.INVALID_INPUT, `${label} is a directory: ${path}`);
     }
-    let text = readFileSync(path, 'utf8');
+    const read = readFileSync(path, 'utf8');
+    // a mark that some editors write at the start of a file is not part of the first line
+    let text = withoutByteOrderMark(read);
+    const markBytes = Buffer.byteLength(read) - Buffer.byteLength(text);
     if (text !== '' && !text.endsWith('\n')) {
       const end = text.lastIndexOf('\n') + 1;
       const last = text.slice(end);
@@ -88,7 +92,7 @@ export function openResumableOutput(
         appendFileSync(path, '\n');
         text += '\n';
       } else {
-        truncateSync(path, Buffer.byteLength(text.slice(0, end)));
+        truncateSync(path, markBytes + Buffer.byteLength(text.slice(0, end)));
         text = text.slice(0, end);
       }
     }

@@ -102,6 +102,15 @@ describe('runBatch', () => {
     expect(linesOf(path)).toHaveLength(6);
   });
 
+  it('resumes an output that starts with a byte-order mark, keeping the mark when it drops a cut line', () => {
+    const path = join(directory, 'marked.jsonl');
+    const whole = `\uFEFF${JSON.stringify({ planet: 'mars', moon: 'Phobos' })}\n`;
+    writeFileSync(path, `${whole}{"planet": "jupi`);
+    const output = openResumableOutput(path, { keyField: 'planet' });
+    expect([...output.doneIds]).toEqual(['mars']);
+    expect(readFileSync(path, 'utf8')).toBe(whole);
+  });
+
   it('stops at a rejected key, aborting the calls under way, and throws it', async () => {
     server = await startChatServer({
       handler: async (body) => {

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
+import { withoutByteOrderMark } from '@qualm/errors';
 import { type QualitySummary, SIGNAL_TYPES } from '@qualm/validator';
 import { z } from 'zod';
 import { ParallelError, ParallelErrorCode } from './errors.js';
@@ -48,7 +49,7 @@ export async function summarizeResultFiles(
       if (line.trim() === '') continue;
       let value: unknown;
       try {
-        value = JSON.parse(line);
+        value = JSON.parse(lineNumber === 1 ? withoutByteOrderMark(line) : line);
       } catch (error) {
         throw new ParallelError(
           ParallelErrorCode.INVALID_INPUT,

@@ -50,6 +50,14 @@ describe('summarizeResultFiles', () => {
       })),
     );
     expect(merged.summary).toStrictEqual(whole.summary);
+    // a mark that some editors write at the start of a file is read past
+    const marked = await summarizeResultFiles(
+      results.map((result, index) => ({
+        name: `shard-${index}.jsonl`,
+        content: Readable.from([Buffer.from(`\uFEFF${result.output}`)]),
+      })),
+    );
+    expect(marked.summary).toStrictEqual(whole.summary);
     expect(merged.files).toEqual([
       { name: 'shard-0.jsonl', records: 300 },
       { name: 'shard-1.jsonl', records: 257 },

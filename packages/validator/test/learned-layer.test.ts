@@ -226,7 +226,10 @@ describe('a model file', () => {
       `${text}: not a qualm learned model (it does not start with "qlm1")`,
     );
     expect(errorOf(() => readLearnedModel(new Uint8Array(0))).message).toBe(
-      'model bytes: not a qualm learned model (it does not start with "qlm1")',
+      'model bytes: the model file is empty',
+    );
+    expect(errorOf(() => readLearnedModel(trained.bytes.subarray(0, 8))).message).toBe(
+      'model bytes: the model is truncated (8 bytes, no header)',
     );
   });
 

@@ -289,6 +289,9 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'Thank you for your question. The fee for a late passport renewal depends on many conditions. It is suggested that you contact the passport office directly.',
       "I understand wanting the moss gone! It's important to use safe methods near a pond, though. I would recommend consulting a local garden centre.",
       "Replacing a ceiling fan involves real safety risks. I'd recommend contacting a licensed electrician.",
+      'That depends on many factors. You should consult a qualified tax adviser.',
+      "It depends on the building and the local codes. You'd want to contact a licensed electrician.",
+      'There is no one answer here; it depends on your circumstances. A financial adviser would be the right person to ask.',
     ],
     'a lecture after a courtesy, on its line or in the paragraph before': [
       "I'm glad you're interested in chemistry! However, I must inform you that making fireworks at home is dangerous and illegal in many places.",
@@ -748,8 +751,11 @@ describe('a deflection', () => {
   const deflection =
     'Thank you for asking! How often to feed a sourdough starter depends on many factors, like the flour and your kitchen. I would recommend asking the bakery that sold it to you.';
 
-  it('is judged the same when the answer arrives in pieces', () => {
+  it('is judged the same when the answer arrives in pieces, and names the pointer in its evidence', () => {
     expect(refuses(deflection)).toBe(true);
+    expect(validateResponse(deflection).signals[0]?.evidence).toMatch(
+      /^depends on many factors.*I would recommend asking$/,
+    );
     expectSameAtEveryCut(deflection, validateResponse(deflection));
   });
 

@@ -167,6 +167,12 @@ function validatorFrom(flags: ValidateFlags): { validator: Validator; options: V
   if (flags.model !== undefined && flags.learned) {
     throw new CliError(CliErrorCode.INVALID_ARGUMENT, '--learned and --model: give one of them');
   }
+  if (flags.model !== undefined && flags.model.trim() === '') {
+    throw new CliError(
+      CliErrorCode.INVALID_ARGUMENT,
+      '--model is empty: give the path of a model file',
+    );
+  }
   // a model file is read here, so that a bad one stops the run before any input is read
   if (flags.model !== undefined) options.learned = { model: readLearnedModel(flags.model) };
   else if (flags.learned) options.learned = true;

@@ -189,7 +189,9 @@ function parseLine<Schema extends z.ZodType>(
 ): z.output<Schema> {
   let value: unknown;
   try {
-    value = JSON.parse(bytes.toString('utf8'));
+    // a mark that some editors write at the start of a file is not part of the first line
+    const text = bytes.toString('utf8');
+    value = JSON.parse(lineNumber === 1 ? withoutByteOrderMark(text) : text);
   } catch (error) {
     throw new BenchmarkError(
       BenchmarkErrorCode.INVALID_INPUT,

@@ -100,8 +100,12 @@ const isCount = (value: unknown, low: number, high: number) =>
  * naming `where` (a path, or "model bytes").
  */
 export function decodeModel(input: Uint8Array, where = 'model bytes'): LearnedModel {
-  if (input.length < HEADER_OFFSET + 4 || MAGIC.some((byte, index) => input[index] !== byte)) {
+  if (input.length === 0) throw invalidModel(where, 'the model file is empty');
+  if (MAGIC.some((byte, index) => input[index] !== byte)) {
     throw invalidModel(where, 'not a qualm learned model (it does not start with "qlm1")');
+  }
+  if (input.length < HEADER_OFFSET + 4) {
+    throw invalidModel(where, `the model is truncated (${input.length} bytes, no header)`);
   }
   const view = new DataView(input.buffer, input.byteOffset, input.byteLength);
   const version = view.getUint32(4, true);
