@@ -90,8 +90,9 @@ For a log too big for one machine, validate each shard with --format jsonl anywh
 result files up with --summary-of: the summary of one run over the shards in the order given.
 
 Output streams whatever the size of the input: --format jsonl writes one record per response, in
-order, with its id and input line (the --summary then goes to stderr); json writes one document; the table sizes its columns on
-the first 1,000 rows. Binary input (an executable, an image) is refused.
+order, with its id and input line (the --summary then goes to stderr); json writes one document;
+the table sizes its columns on the first 1,000 rows. Binary input (an executable, an image) is
+refused.
 
 Exit status: 0, or 1 with --fail-on-escalate when any response escalates, 2 on bad input (a
 missing, empty or binary file, a broken line, a JSON Lines input without responses), 130 when
