@@ -19,7 +19,8 @@ export interface WorkerTask {
 
 const setup = workerData as WorkerSetup;
 const validator = createValidator(setup.validator);
-// the decoder keeps a byte order mark, as the line reader of a single thread does
+// the decoder keeps a byte order mark, as the line reader of a single thread does: readLine reads
+// past it
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 export default function validateTask(task: WorkerTask): ChunkOutcome {
