@@ -233,6 +233,16 @@ describe('a model file', () => {
     );
   });
 
+  it('given as an empty path is refused as empty, not as a missing file', () => {
+    for (const path of ['', '  ']) {
+      const error = errorOf(() => readLearnedModel(path));
+      expect(error.code).toBe('INVALID_OPTIONS');
+      expect(error.message).toBe(
+        'the model path is empty: give the path of a model file qualm train wrote',
+      );
+    }
+  });
+
   it('from a newer format is refused, naming both formats', () => {
     const newer = trained.bytes.slice();
     new DataView(newer.buffer).setUint32(4, 2, true);

@@ -21,6 +21,12 @@ function fileSystem(): FileSystem | undefined {
 export function readModelFile(path: string | URL): LearnedModel {
   const fs = fileSystem();
   const name = typeof path === 'string' ? path : decodeURIComponent(path.pathname);
+  if (name.trim() === '') {
+    throw new ValidatorError(
+      ValidatorErrorCode.INVALID_OPTIONS,
+      'the model path is empty: give the path of a model file qualm train wrote',
+    );
+  }
   if (!fs) {
     throw new ValidatorError(
       ValidatorErrorCode.INVALID_OPTIONS,
