@@ -239,13 +239,62 @@ describe('qualm validate --workers', { timeout: 240_000 }, () => {
       expect(results.map((result: { id: string }) => result.id)).toEqual(
         results.map((_: unknown, index: number) => `r${index}`),
       );
-      const last = run.stderr.trimEnd().split('\n').at(-1);
-      expect(last).toMatch(
-        new RegExp(
-          `^qualm: interrupted: ${results.length} responses validated and written, up to line \\d+ of .*long\\.jsonl; validation does not resume: to go on, validate the lines after it \\(tail -n \\+\\d+ `,
-        ),
+      const last = run.stderr.trimEnd().split('\n').at(-1) as string;
+      const said = new RegExp(
+        `^qualm: interrupted: ${results.length} responses validated and written, up to line (\\d+) of .*long\\.jsonl; to go on, run the same command with --from-line (\\d+)${format === 'jsonl' ? ' and append its output to this one' : ''}$`,
+      ).exec(last);
+      expect(said, last).not.toBeNull();
+      const [upTo, next] = [Number(said?.[1]), Number(said?.[2])];
+      expect(next).toBe(upTo + 1);
+      // the line said is the last one read: the last written result's, or a blank line after it
+      const lastLine = (results.at(-1) as { line: number }).line;
+      expect(upTo - lastLine).toBeGreaterThanOrEqual(0);
+      expect(upTo - lastLine).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('goes on from a line with --from-line: the two runs give the records of one, numbered alike', async () => {
+    const path = big();
+    const whole = await qualm(['validate', path, '--jsonl', '--format', 'jsonl', '--workers', '2']);
+    expect(whole.code, whole.stderr).toBe(0);
+    const records = whole.stdout.trimEnd().split('\n');
+    const lineOf = (record: string) => (JSON.parse(record) as { line: number }).line;
+    // a line in the second chunk, and the line after a \r\n
+    for (const fromLine of [lineOf(records[20_000] as string), 99]) {
+      const rest = await qualm([
+        'validate',
+        path,
+        '--jsonl',
+        '--format',
+        'jsonl',
+        '--workers',
+        '2',
+        '--from-line',
+        String(fromLine),
+      ]);
+      expect(rest.code, rest.stderr).toBe(0);
+      const before = records.filter((record) => lineOf(record) < fromLine);
+      expect(`${before.join('\n')}\n${rest.stdout}`).toBe(whole.stdout);
+    }
+  });
+
+  it('refuses a --from-line that is not a line number, or past the input, or without --jsonl', async () => {
+    const path = file('few-lines.jsonl', log(5));
+    for (const value of ['0', '-2', '1.5', 'ten']) {
+      const run = await qualm(['validate', path, '--jsonl', '--from-line', value]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(
+        new RegExp(`^qualm: --from-line must be an integer .*got "${value}"\n$`),
       );
     }
+    const past = await qualm(['validate', path, '--jsonl', '--from-line', '9']);
+    expect(past.code).toBe(2);
+    expect(past.stderr).toBe(
+      `qualm: ${path} holds no responses from line 9 on (--from-line): each line should be a JSON object with the text in "response"\n`,
+    );
+    const plain = await qualm(['validate', path, '--from-line', '2']);
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toBe('qualm: --from-line has no effect without --jsonl\n');
   });
 
   it('refuses a worker count under 1, over 4 × the cores or not whole, or one without --jsonl', async () => {

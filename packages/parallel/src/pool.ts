@@ -20,6 +20,12 @@ export interface ValidateJsonLinesOptions extends LineOptions {
   chunkBytes?: number;
   /** The input's name in error messages (default `input`). */
   source?: string;
+  /**
+   * The first line to validate (default 1): the lines before it are read past, not validated, and
+   * the lines from it keep their numbers in the input, so a run stopped after line N goes on with
+   * `fromLine: N + 1` and its records follow the first run's.
+   */
+  fromLine?: number;
 }
 
 /** One validated chunk, in input order, with line numbers counted over the whole input. */
@@ -30,6 +36,7 @@ export interface ValidatedChunk extends ChunkOutcome {
 
 const DEFAULT_CHUNK_BYTES = 1024 * 1024;
 const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
 
 /** The machine's cores, the default number of workers. */
 export function defaultWorkers(): number {
@@ -75,6 +82,13 @@ export async function* validateJsonLines(
       `chunkBytes must be a whole number of at least 1, got ${String(chunkBytes)}`,
     );
   }
+  const fromLine = options.fromLine ?? 1;
+  if (!Number.isSafeInteger(fromLine) || fromLine < 1) {
+    throw new ParallelError(
+      ParallelErrorCode.INVALID_OPTIONS,
+      `fromLine must be a whole number of at least 1, got ${String(fromLine)}`,
+    );
+  }
   const source = options.source ?? 'input';
   const lineOptions: LineOptions = {
     field: options.field ?? 'response',
@@ -98,7 +112,7 @@ export async function* validateJsonLines(
   const pending: Promise<ChunkOutcome>[] = [];
   const sizes: number[] = [];
   // lines of the chunks dispatched so far: each chunk numbers its lines from there
-  let linesDispatched = 0;
+  let linesDispatched = fromLine - 1;
 
   const dispatch = (task: WorkerTask) => {
     sizes.push(task.bytes.byteLength);
@@ -171,7 +185,8 @@ export async function* validateJsonLines(
     // what is held never contains a line break before its last piece: each cut takes them all
     const pieces: Uint8Array[] = [];
     let held = 0;
-    for await (const piece of input) {
+    const from = fromLine > 1 ? afterLines(input, fromLine - 1) : input;
+    for await (const piece of from) {
       const bytes = typeof piece === 'string' ? encoder.encode(piece) : piece;
       if (bytes.byteLength === 0) continue;
       pieces.push(bytes);
@@ -199,6 +214,50 @@ export async function* validateJsonLines(
     // an early stop (an error, a consumer that breaks) leaves nothing running
     await Promise.allSettled(pending);
     await pool?.destroy();
+  }
+}
+
+/**
+ * The input after its first `count` line breaks, counted as {@link countLineBreaks} counts them (a
+ * \r\n cut between two pieces is one). An input with fewer lines gives nothing.
+ */
+async function* afterLines(
+  input: AsyncIterable<Uint8Array | string>,
+  count: number,
+): AsyncGenerator<Uint8Array> {
+  const encoder = new TextEncoder();
+  let left = count;
+  // the last byte read past was a \r: a \n right after it belongs to the same break
+  let afterReturn = false;
+  for await (const piece of input) {
+    let bytes = typeof piece === 'string' ? encoder.encode(piece) : piece;
+    if (afterReturn && bytes.byteLength > 0) {
+      afterReturn = false;
+      if (bytes[0] === NEWLINE) bytes = bytes.subarray(1);
+    }
+    if (left === 0) {
+      if (bytes.byteLength > 0) yield bytes;
+      continue;
+    }
+    let at = 0;
+    // the next \n and \r from `at`, each searched again only once passed
+    let newline = bytes.indexOf(NEWLINE);
+    let carriageReturn = bytes.indexOf(CARRIAGE_RETURN);
+    while (left > 0 && (newline !== -1 || carriageReturn !== -1)) {
+      if (carriageReturn === -1 || (newline !== -1 && newline < carriageReturn)) {
+        at = newline + 1;
+      } else {
+        at = carriageReturn + 1;
+        if (at === bytes.byteLength) afterReturn = true;
+        else if (bytes[at] === NEWLINE) at += 1;
+      }
+      left -= 1;
+      if (newline !== -1 && newline < at) newline = bytes.indexOf(NEWLINE, at);
+      if (carriageReturn !== -1 && carriageReturn < at) {
+        carriageReturn = bytes.indexOf(CARRIAGE_RETURN, at);
+      }
+    }
+    if (left === 0 && at < bytes.byteLength) yield bytes.subarray(at);
   }
 }
 

@@ -122,6 +122,47 @@ describe('validateJsonLines', () => {
     expect(numbered).toEqual(expected);
   });
 
+  it('from a line on, gives the records of the whole run from that line, numbered as there', async () => {
+    const small = Buffer.from(makeLog(240));
+    const whole = await run(pieces(small, [4096]), { idField: 'id', workers: 1 });
+    const records = whole.output.split('\n').filter(Boolean);
+    const lineOf = (record: string) => (JSON.parse(record) as { line: number }).line;
+    const total = lineOf(records.at(-1) as string);
+    // the log's breaks are \n, \r\n, \r and blank lines; pieces of one byte cut every \r\n
+    for (const fromLine of [2, 3, 4, 5, 6, 7, 101, 102, total]) {
+      const expected = records.filter((record) => lineOf(record) >= fromLine).join('\n');
+      const settings: [workers: number, chunkBytes: number, sizes: number[]][] = [
+        [1, 1 << 20, [1]],
+      ];
+      // a pool of threads is slower to start: tried on two of the lines
+      if (fromLine === 6 || fromLine === 102) settings.push([2, 500, [333, 2, 9000]]);
+      for (const [workers, chunkBytes, sizes] of settings) {
+        const resumed = await run(pieces(small, sizes), {
+          idField: 'id',
+          workers,
+          chunkBytes,
+          fromLine,
+        });
+        expect(resumed.error).toBeUndefined();
+        expect(resumed.output.trimEnd()).toBe(expected);
+      }
+    }
+    // past the last line there is nothing to validate
+    const past = await run(pieces(small, [4096]), { workers: 1, fromLine: total + 10 });
+    expect(past.output).toBe('');
+    expect(past.chunks).toHaveLength(0);
+  });
+
+  it('refuses a first line that is not a whole number of at least 1', async () => {
+    for (const fromLine of [0, -3, 1.5, Number.NaN]) {
+      const { error } = await run(pieces(log, [4096]), { workers: 1, fromLine });
+      expect(error).toBeInstanceOf(ParallelError);
+      expect((error as Error).message).toBe(
+        `fromLine must be a whole number of at least 1, got ${String(fromLine)}`,
+      );
+    }
+  });
+
   it('sums every score in input order, as getQualitySummary over the results', async () => {
     const { chunks } = await run(pieces(log, [5000]), {
       workers: 3,

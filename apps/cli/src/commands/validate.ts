@@ -50,6 +50,7 @@ interface ValidateFlags {
   learned?: boolean;
   model?: string;
   workers?: string;
+  fromLine?: string;
   summaryOf?: string[];
 }
 
@@ -77,6 +78,7 @@ Examples:
   qualm validate answers.jsonl --jsonl --learned
   qualm validate answers.jsonl --jsonl --model support.qlm
   qualm validate big.jsonl --jsonl --format jsonl --workers 8 > results.jsonl
+  qualm validate big.jsonl --jsonl --format jsonl --from-line 120001 >> results.jsonl
   qualm validate --summary-of results-*.jsonl
 
 --patterns FILE is JSON mapping signal types to lists of patterns, each a regular-expression
@@ -97,7 +99,9 @@ refused.
 Exit status: 0, or 1 with --fail-on-escalate when any response escalates, 2 on bad input (a
 missing, empty or binary file, a broken line, a JSON Lines input without responses), 130 when
 interrupted: Ctrl-C lets the responses under way finish, closes the output whole and says up to
-which input line results were written (a run does not resume; validate the rest with tail -n +N).`;
+which input line results were written and how to go on: the same command with --from-line N + 1,
+its --format jsonl output appended to the first run's, gives the records one whole run would have
+given, numbered by their lines in the whole input.`;
 
 const patternEntry = z.union([
   z.string().min(1),
@@ -229,14 +233,15 @@ interface Tally {
 async function validateLines(
   path: string | undefined,
   flags: ValidateFlags,
-  options: { validator: ValidatorOptions; workers: number },
+  options: { validator: ValidatorOptions; workers: number; fromLine: number },
   sink: ResultSink,
   tally: Tally,
 ): Promise<{ rows: number; skipped: number; withId: number; interruptedAfterLine?: number }> {
   const source = inputName(path);
   let skipped = 0;
   let withId = 0;
-  let lines = 0;
+  // lines are numbered in the whole input, those before --from-line included
+  let lines = options.fromLine - 1;
   let interruptedAfterLine: number | undefined;
   // Ctrl-C lets the chunk under way finish and go out whole, then the output is closed
   const interrupted = interruptSignal('the responses under way are finished and written');
@@ -249,6 +254,7 @@ async function validateLines(
     validator: options.validator,
     workers: options.workers,
     source,
+    fromLine: options.fromLine,
   })) {
     tally.summary.addPacked(chunk.scores, chunk.flags);
     for (const flag of chunk.flags) tally.escalated += flag & 1;
@@ -271,7 +277,7 @@ async function validateLines(
   if (progress.count === 0) {
     throw new CliError(
       CliErrorCode.NOTHING_TO_DO,
-      `${source} holds no responses${skipped > 0 ? ` (${skipped} invalid line${skipped === 1 ? '' : 's'} skipped)` : ''}: each line should be a JSON object with the text in "${flags.field}"`,
+      `${source} holds no responses${options.fromLine > 1 ? ` from line ${options.fromLine} on (--from-line)` : ''}${skipped > 0 ? ` (${skipped} invalid line${skipped === 1 ? '' : 's'} skipped)` : ''}: each line should be a JSON object with the text in "${flags.field}"`,
     );
   }
   return {
@@ -445,6 +451,10 @@ export function registerValidate(program: Command): void {
     .option('--summary', 'print the average score, escalation rate and common issues')
     .option('--fail-on-escalate', 'exit 1 when any response escalates (for CI gates)')
     .option('--skip-invalid', 'with --jsonl: skip lines that are not valid and count them')
+    .option(
+      '--from-line <n>',
+      'with --jsonl: validate from input line N on, numbered as in the whole input (to go on after Ctrl-C)',
+    )
     .addOption(
       new Option(
         '--workers <n>',
@@ -467,7 +477,16 @@ export function registerValidate(program: Command): void {
         { option: 'idField', flag: '--id-field', ...jsonl },
         { option: 'skipInvalid', flag: '--skip-invalid', ...jsonl },
         { option: 'workers', flag: '--workers', ...jsonl },
+        { option: 'fromLine', flag: '--from-line', ...jsonl },
       ]);
+      const fromLine =
+        flags.fromLine === undefined
+          ? 1
+          : parseNumberOption('--from-line', flags.fromLine, {
+              min: 1,
+              max: Number.MAX_SAFE_INTEGER,
+              integer: true,
+            });
       const workers =
         flags.workers === undefined
           ? defaultWorkers()
@@ -494,7 +513,7 @@ export function registerValidate(program: Command): void {
         ({ rows, skipped, withId, interruptedAfterLine } = await validateLines(
           file,
           flags,
-          { validator: options, workers },
+          { validator: options, workers, fromLine },
           sink,
           tally,
         ));
@@ -523,9 +542,8 @@ export function registerValidate(program: Command): void {
         process.stderr.write(`qualm: skipped ${skipped} invalid line${skipped === 1 ? '' : 's'}\n`);
       }
       if (interruptedAfterLine !== undefined) {
-        const rest = `tail -n +${interruptedAfterLine + 1} ${file === undefined || file === '-' ? 'INPUT' : file} | qualm validate - --jsonl …`;
         process.stderr.write(
-          `qualm: interrupted: ${rows} response${rows === 1 ? '' : 's'} validated and written, up to line ${interruptedAfterLine} of ${inputName(file)}${flags.summary ? ' (the summary counts them alone)' : ''}; validation does not resume: to go on, validate the lines after it (${rest})\n`,
+          `qualm: interrupted: ${rows} response${rows === 1 ? '' : 's'} validated and written, up to line ${interruptedAfterLine} of ${inputName(file)}${flags.summary ? ' (the summary counts them alone)' : ''}; to go on, run the same command with --from-line ${interruptedAfterLine + 1}${flags.format === 'jsonl' ? ' and append its output to this one' : ''}\n`,
         );
         process.exitCode = INTERRUPTED_EXIT_STATUS;
         return;
@@ -558,6 +576,7 @@ async function summarizeResults(
     { option: 'idField', flag: '--id-field', ...validating },
     { option: 'skipInvalid', flag: '--skip-invalid', ...validating },
     { option: 'workers', flag: '--workers', ...validating },
+    { option: 'fromLine', flag: '--from-line', ...validating },
     { option: 'strict', flag: '--strict', ...validating },
     { option: 'minLength', flag: '--min-length', ...validating },
     { option: 'leadLength', flag: '--lead-length', ...validating },
