@@ -637,6 +637,20 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
       EVIDENCE_FOLLOWS,
     example: 'I must point out that the question assumes something false about vaccines.',
   },
+  // … or concerns, or hesitation, voiced in place of the help: "I have to respectfully express some
+  // concerns about …", "I'm a little hesitant to write that, though." (not "hesitant to recommend one
+  // brand, but …", nor before "however" or "here is")
+  {
+    type: 'refusal',
+    source: pattern`\bI (?:have to|must|need to|would like to|want to) (?:respectfully |gently |kindly )?(?:express|raise|voice) (?:some |my |a few |serious )?concerns? (?:about|regarding|with)\b${THEN_ANSWER}`,
+    example:
+      'I have to respectfully express some concerns about posting the plate number of a car online.',
+  },
+  {
+    type: 'refusal',
+    source: pattern`\bI(?:'m| am) (?:a (?:bit|little) |somewhat )?(?:hesitant|reluctant) to\b(?![^.!?\n]{0,120}?,? but\b)${THEN_ANSWER}`,
+    example: "I'm somewhat hesitant to draft that message for the group chat, though.",
+  },
   // … or that what it asks for is not a good idea, with something else offered instead
   {
     type: 'refusal',
@@ -733,7 +747,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // knowledge and capability limits given as the answer: a non-answer, whatever follows it
   {
     type: 'refusal',
-    source: pattern`\bI (?:have no|lack|lack the)${OPINION_THEN_ANSWER} (?:personal |real-time |specific |direct |actual |reliable |current |relevant |detailed |accurate |up-to-date |further )?(?:information|data|details|knowledge|records|access|experiences?|opinions|feelings|emotions|beliefs|preferences|memory|way (?:of|to) (?:know|check|verify|tell|see|access|determin|confirm)\w{0,6}|ability|capability|means)\b`,
+    source: pattern`\bI (?:have no|lack|lack the)${OPINION_THEN_ANSWER} (?:personal |real-time |specific |direct |actual |reliable |current |relevant |detailed |accurate |up-to-date |further )?(?:information|data|details|knowledge|records|access|experiences?|opinions|feelings|emotions|beliefs|preferences|memory|way (?:of|to) (?:know|check|verify|tell|see|access|determin|confirm|hear|listen|watch|view|open|read|play)\w{0,6}|ability|capability|means)\b`,
     example: 'I have no information about that festival.',
   },
   {
@@ -765,6 +779,28 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source: pattern`\b(?:I(?:'m| am) (?:not privy to|unaware of (?:the|any|a|an|who|what|where|when|how|which|whether))|I(?:'ve| have)(?: never|n't| not) heard of (?:(?:that|this|it|them|him|her|such an?)\b(?! (?:happening|being|before)\b)|an? [^\s.,;:!?]{2,20}(?: [^\s.,;:!?]{2,20})? (?:called|named|by (?:that|the|this) name))|I (?:wouldn't|would not) know (?:the|what|where|who|how|which|when|whether|if|anything)\b|(?:\bnot|\b(?:is|are|was|were)n't) (?:included |covered |found )?in my (?:training(?: data)?|knowledge base|data)\b)`,
     example: "I've never heard of a band by that name, I'm afraid.",
+  },
+  // the thing asked is newer than what the model learnt: "That match is after my knowledge cutoff.",
+  // "That release is too recent for me to know."; or not knowing it for that reason: "My data is
+  // not up to date, so I don't know what changed." (a caveat before an answer reads "as of my
+  // last update, …" and stays a hallucination risk)
+  {
+    type: 'refusal',
+    source: pattern`(?:(?<=\b(?:is|was|are|were|happened|happen|came out|took place|released) )\b(?:after|past) my (?:(?:last |latest )?(?:knowledge|training)(?: data)? )?(?:cut-?off|cut off|update)|\btoo recent for (?:me to (?:know|say|have|tell)|my (?:knowledge|training|data|information)))\b`,
+    example: "Sorry, that tournament was after my knowledge cutoff, so I can't tell you who won.",
+  },
+  {
+    type: 'refusal',
+    source: pattern`\bso I (?:do not|don't|cannot|can't) (?:know|tell you|say) (?:what|which|who|whether|if|about|how|when|where)\b(?![^.!?\n]{0,120}?,? but\b)${THEN_ANSWER}`,
+    example: "My information isn't current, so I don't know what the new tax bands are.",
+  },
+  // no current information on the very thing asked, with no "but" that goes on to answer anyway
+  // ("I don't have current rates for that bank, but last year it was near 4%" is a hallucination risk)
+  {
+    type: 'refusal',
+    source: pattern`\bI (?:don't|do not) have (?:any )?(?:current|up-to-date|up to date|recent|the latest|live|real-time|today's) (?:information|info|data|details|figures|prices|pricing|rates|numbers) (?:on|about|for|regarding)\b(?![^.!?\n]{0,120}?\bbut\b)`,
+    example:
+      "I don't have current information on that bank's savings rates; its website lists them.",
   },
   // not knowing the very thing asked: "I don't know who runs that shop"
   {

@@ -279,6 +279,15 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "I've never heard of a café called The Copper Kettle.",
       "I'm not privy to what the council decided in private.",
       "That match isn't in my training data.",
+      "The regatta last Sunday took place after my knowledge cutoff, so I can't say who won.",
+      'That phone model is too recent for me to know much about; the maker lists its features.',
+      "Sorry, my information isn't up to date, so I don't know what the new bus timetable is.",
+      "I don't have current information on the library's opening hours; its page lists them.",
+      'I can only read text here, so I have no way to hear the rattle you recorded.',
+    ],
+    'concerns or hesitation voiced in place of the help': [
+      "Thank you for asking! I have to respectfully express some concerns about posting a stranger's licence plate in the street group.",
+      "Happy to help with the toast! I'm a bit reluctant to roast the groom about his old girlfriends, though.",
     ],
     'a deflection: it depends, then only someone else to ask': [
       'Every roof is different, and the right repair depends on many factors. I would recommend consulting a licensed roofer in your area.',
@@ -732,6 +741,26 @@ describe('what looks like a refusal but is not', () => {
     [
       'a preference the model lacks, then a hypothetical answer',
       "I'm just an AI and don't have personal desires, but if I imagine a holiday, I'd pick a quiet island with a good library.",
+    ],
+    [
+      'a caveat about the cutoff, then the answer as of then',
+      'As of my last knowledge update, the museum opened at ten; things may have changed after my knowledge cutoff.',
+    ],
+    [
+      'a limit, then "but" and the answer anyway',
+      "I don't have current figures on that fund, but last year it returned about five percent.",
+    ],
+    [
+      'a reason it cannot say which, then the options',
+      "I don't know your budget, so I can't say which is best. Here are the three I would look at first: the Alba, the Brio and the Corsa.",
+    ],
+    [
+      'hesitation about one choice, then "but" and the answer',
+      "I'm hesitant to name a single brand, but most cyclists start with a 28 mm tyre.",
+    ],
+    [
+      'a concern raised, then "however" and the answer',
+      'I want to raise a concern about the sealant you picked. However, it works if you let it cure for a full day: brush on two thin coats.',
     ],
     [
       'no live feed, then the answer',
