@@ -114,8 +114,9 @@ export function parseNumberOption(
   bounds: { min?: number; max?: number; integer?: boolean } = {},
 ): number {
   const value = Number(raw);
+  // plain decimal notation only: Number() would also take "1e3", "0x10" and "0b11"
   const ok =
-    raw.trim() !== '' &&
+    /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)\s*$/.test(raw) &&
     Number.isFinite(value) &&
     (!bounds.integer || Number.isInteger(value)) &&
     (bounds.min === undefined || value >= bounds.min) &&

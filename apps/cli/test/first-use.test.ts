@@ -448,7 +448,7 @@ describe('flags that would do nothing are refused, naming both flags', () => {
     const validated = await qualm(['validate', responses, '--jsonl', '--id-field', 'ID']);
     expect(validated.code).toBe(0);
     expect(validated.stderr).toBe(
-      'qualm: no line has the field "ID" given with --id-field, so no result has an id (the table shows line numbers)\n',
+      'qualm: no line has the field "ID" given with --id-field, so no result has an id (each carries its line number)\n',
     );
   });
 });

@@ -280,7 +280,7 @@ describe('qualm validate --workers', { timeout: 240_000 }, () => {
 
   it('refuses a --from-line that is not a line number, or past the input, or without --jsonl', async () => {
     const path = file('few-lines.jsonl', log(5));
-    for (const value of ['0', '-2', '1.5', 'ten']) {
+    for (const value of ['0', '-2', '1.5', 'ten', '1e3', '0x10']) {
       const run = await qualm(['validate', path, '--jsonl', '--from-line', value]);
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(
@@ -290,8 +290,12 @@ describe('qualm validate --workers', { timeout: 240_000 }, () => {
     const past = await qualm(['validate', path, '--jsonl', '--from-line', '9']);
     expect(past.code).toBe(2);
     expect(past.stderr).toBe(
-      `qualm: ${path} holds no responses from line 9 on (--from-line): each line should be a JSON object with the text in "response"\n`,
+      `qualm: ${path} holds no responses from line 9 on (--from-line): it ends before that line, or only blank lines follow\n`,
     );
+    // the summary says which lines it counts
+    const summed = await qualm(['validate', path, '--jsonl', '--summary', '--from-line', '3']);
+    expect(summed.code, summed.stderr).toBe(0);
+    expect(summed.stdout).toContain('responses: 3 (from line 3 on)\n');
     const plain = await qualm(['validate', path, '--from-line', '2']);
     expect(plain.code).toBe(2);
     expect(plain.stderr).toBe('qualm: --from-line has no effect without --jsonl\n');

@@ -99,9 +99,11 @@ refused.
 Exit status: 0, or 1 with --fail-on-escalate when any response escalates, 2 on bad input (a
 missing, empty or binary file, a broken line, a JSON Lines input without responses), 130 when
 interrupted: Ctrl-C lets the responses under way finish, closes the output whole and says up to
-which input line results were written and how to go on: the same command with --from-line N + 1,
+which input line results were written and how to go on: the same command with --from-line N + 1
+(on stdin, with the whole input piped again: lines count from its start),
 its --format jsonl output appended to the first run's, gives the records one whole run would have
-given, numbered by their lines in the whole input.`;
+given, numbered by their lines in the whole input. A run's --summary counts the responses it
+validated; qualm validate --summary-of on the appended records sums up the whole input.`;
 
 const patternEntry = z.union([
   z.string().min(1),
@@ -277,7 +279,9 @@ async function validateLines(
   if (progress.count === 0) {
     throw new CliError(
       CliErrorCode.NOTHING_TO_DO,
-      `${source} holds no responses${options.fromLine > 1 ? ` from line ${options.fromLine} on (--from-line)` : ''}${skipped > 0 ? ` (${skipped} invalid line${skipped === 1 ? '' : 's'} skipped)` : ''}: each line should be a JSON object with the text in "${flags.field}"`,
+      options.fromLine > 1 && skipped === 0
+        ? `${source} holds no responses from line ${options.fromLine} on (--from-line): it ends before that line, or only blank lines follow`
+        : `${source} holds no responses${options.fromLine > 1 ? ` from line ${options.fromLine} on` : ''}${skipped > 0 ? ` (${skipped} invalid line${skipped === 1 ? '' : 's'} skipped)` : ''}: each line should be a JSON object with the text in "${flags.field}"`,
     );
   }
   return {
@@ -405,11 +409,15 @@ function tableSink(idHeader: string): ResultSink {
   };
 }
 
-function summaryText(summary: QualitySummary, skipped: number): string {
+function summaryText(summary: QualitySummary, skipped: number, fromLine = 1): string {
   const issues =
     summary.commonIssues.map((issue) => `${issue.type} ${issue.count}`).join(', ') || 'none';
+  const notes = [
+    ...(fromLine > 1 ? [`from line ${fromLine} on`] : []),
+    ...(skipped > 0 ? [`${skipped} invalid line${skipped === 1 ? '' : 's'} skipped`] : []),
+  ];
   return [
-    `responses: ${summary.total}${skipped > 0 ? ` (${skipped} invalid lines skipped)` : ''}`,
+    `responses: ${summary.total}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`,
     `escalated: ${summary.escalated} (${(summary.escalationRate * 100).toFixed(1)}%)`,
     `average score: ${summary.averageScore.toFixed(3)}`,
     `common issues: ${issues}`,
@@ -530,20 +538,25 @@ export function registerValidate(program: Command): void {
       }
       const summary = flags.summary ? tally.summary.summary() : undefined;
       sink.end(
-        summary ? summaryText(summary, skipped) : undefined,
-        summary ? { ...summary, skipped } : undefined,
+        summary ? summaryText(summary, skipped, fromLine) : undefined,
+        summary ? { ...summary, skipped, ...(fromLine > 1 ? { fromLine } : {}) } : undefined,
       );
       if (flags.idField !== undefined && withId === 0) {
         process.stderr.write(
-          `qualm: no line has the field "${flags.idField}" given with --id-field, so no result has an id (the table shows line numbers)\n`,
+          `qualm: no line has the field "${flags.idField}" given with --id-field, so no result has an id (each carries its line number)\n`,
         );
       }
       if (skipped > 0 && !flags.summary) {
         process.stderr.write(`qualm: skipped ${skipped} invalid line${skipped === 1 ? '' : 's'}\n`);
       }
       if (interruptedAfterLine !== undefined) {
+        // lines are counted from the start of the input: a pipe must be given again from its start
+        const how =
+          file === undefined || file === '-'
+            ? 'pipe the whole input again, from its first line, into the same command with'
+            : 'run the same command with';
         process.stderr.write(
-          `qualm: interrupted: ${rows} response${rows === 1 ? '' : 's'} validated and written, up to line ${interruptedAfterLine} of ${inputName(file)}${flags.summary ? ' (the summary counts them alone)' : ''}; to go on, run the same command with --from-line ${interruptedAfterLine + 1}${flags.format === 'jsonl' ? ' and append its output to this one' : ''}\n`,
+          `qualm: interrupted: ${rows} response${rows === 1 ? '' : 's'} validated and written, up to line ${interruptedAfterLine} of ${inputName(file)}${flags.summary ? ' (the summary counts them alone)' : ''}; to go on, ${how} --from-line ${interruptedAfterLine + 1}${flags.format === 'jsonl' ? ` and append its output to this one${flags.summary ? ' (then --summary-of on the whole sums it all up)' : ''}` : ''}\n`,
         );
         process.exitCode = INTERRUPTED_EXIT_STATUS;
         return;
