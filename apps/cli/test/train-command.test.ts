@@ -251,6 +251,11 @@ describe('qualm validate with a learned model', () => {
     const empty = await qualm(['validate', '-', '--model', '']);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toBe('qualm: --model is empty: give the path of a model file\n');
+    const dash = await qualm(['validate', answers, '--jsonl', '--model', '-']);
+    expect(dash.code).toBe(2);
+    expect(dash.stderr).toBe(
+      'qualm: --model - : a model is not read from stdin; give the path of a model file\n',
+    );
     const folder = await qualm(['validate', '-', '--model', directory]);
     expect(folder.code).toBe(2);
     expect(folder.stderr).toBe(

@@ -180,6 +180,12 @@ function validatorFrom(flags: ValidateFlags): { validator: Validator; options: V
       '--model is empty: give the path of a model file',
     );
   }
+  if (flags.model === '-') {
+    throw new CliError(
+      CliErrorCode.INVALID_ARGUMENT,
+      '--model - : a model is not read from stdin; give the path of a model file',
+    );
+  }
   // a model file is read here, so that a bad one stops the run before any input is read
   if (flags.model !== undefined) options.learned = { model: readLearnedModel(flags.model) };
   else if (flags.learned) options.learned = true;
