@@ -64,31 +64,17 @@ export async function* validateJsonLines(
 ): AsyncGenerator<ValidatedChunk> {
   const workers = options.workers ?? defaultWorkers();
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
-  if (!Number.isInteger(workers) || workers < 1) {
-    throw new ParallelError(
-      ParallelErrorCode.INVALID_OPTIONS,
-      `workers must be a whole number of at least 1, got ${String(workers)}`,
-    );
-  }
+  atLeastOne('workers', workers);
   if (workers > maxWorkers()) {
     throw new ParallelError(
       ParallelErrorCode.INVALID_OPTIONS,
       `workers must be at most ${maxWorkers()} (4 × the machine's ${availableParallelism()} cores), got ${workers}`,
     );
   }
-  if (!Number.isInteger(chunkBytes) || chunkBytes < 1) {
-    throw new ParallelError(
-      ParallelErrorCode.INVALID_OPTIONS,
-      `chunkBytes must be a whole number of at least 1, got ${String(chunkBytes)}`,
-    );
-  }
+  atLeastOne('chunkBytes', chunkBytes);
   const fromLine = options.fromLine ?? 1;
-  if (!Number.isSafeInteger(fromLine) || fromLine < 1) {
-    throw new ParallelError(
-      ParallelErrorCode.INVALID_OPTIONS,
-      `fromLine must be a whole number of at least 1, got ${String(fromLine)}`,
-    );
-  }
+  // a line number is counted on: past 2^53 it could no longer be told from the next
+  atLeastOne('fromLine', fromLine, Number.isSafeInteger);
   const source = options.source ?? 'input';
   const lineOptions: LineOptions = {
     field: options.field ?? 'response',
@@ -214,6 +200,16 @@ export async function* validateJsonLines(
     // an early stop (an error, a consumer that breaks) leaves nothing running
     await Promise.allSettled(pending);
     await pool?.destroy();
+  }
+}
+
+/** Refuses an option that is not a whole number of at least 1 (`whole` says what is whole). */
+function atLeastOne(name: string, value: number, whole = Number.isInteger): void {
+  if (!whole(value) || value < 1) {
+    throw new ParallelError(
+      ParallelErrorCode.INVALID_OPTIONS,
+      `${name} must be a whole number of at least 1, got ${String(value)}`,
+    );
   }
 }
 
