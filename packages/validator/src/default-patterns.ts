@@ -144,6 +144,9 @@ const REMINDED = String.raw`(?<!\b(?:remember|mind|again)[,:]?\s)`;
 // here are …" offers something else, which is how a partial refusal goes on
 const THEN_ANSWER = String.raw`(?![\s\S]{0,200}?\b(?:however|that said|that being said|with that said|having said that|nevertheless|nonetheless|(?<!\binstead,?\s{1,8})here(?:['’]s| is| are)|let['’]s (?:dive|get|proceed|begin|start))\b)`;
 
+// no "but" later in the sentence that goes on to answer ("I'm hesitant to name one brand, but …")
+const NO_BUT_AFTER = String.raw`(?![^.!?\n]{0,120}?,? but\b)`;
+
 // a safety note may run a few sentences before the answer it comes with ("… Please wear goggles
 // and gloves. Here's a basic recipe:"): "here is" within 600 characters, not after "instead"
 const HANDED_OVER_LATER = String.raw`(?![\s\S]{0,600}?\b(?<!\binstead,?\s{1,8})here(?:['’]s| is| are)\b)`;
@@ -648,7 +651,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\bI(?:'m| am) (?:a (?:bit|little) |somewhat )?(?:hesitant|reluctant) to\b(?![^.!?\n]{0,120}?,? but\b)${THEN_ANSWER}`,
+    source: pattern`\bI(?:'m| am) (?:a (?:bit|little) |somewhat )?(?:hesitant|reluctant) to\b${NO_BUT_AFTER}${THEN_ANSWER}`,
     example: "I'm somewhat hesitant to draft that message for the group chat, though.",
   },
   // … or that what it asks for is not a good idea, with something else offered instead
@@ -791,7 +794,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\bso I (?:do not|don't|cannot|can't) (?:know|tell you|say) (?:what|which|who|whether|if|about|how|when|where)\b(?![^.!?\n]{0,120}?,? but\b)${THEN_ANSWER}`,
+    source: pattern`\bso I (?:do not|don't|cannot|can't) (?:know|tell you|say) (?:what|which|who|whether|if|about|how|when|where)\b${NO_BUT_AFTER}${THEN_ANSWER}`,
     example: "My information isn't current, so I don't know what the new tax bands are.",
   },
   // no current information on the very thing asked, with no "but" that goes on to answer anyway
