@@ -287,7 +287,7 @@ async function validateLines(
       CliErrorCode.NOTHING_TO_DO,
       options.fromLine > 1 && skipped === 0
         ? `${source} holds no responses from line ${options.fromLine} on (--from-line): it ends before that line, or only blank lines follow`
-        : `${source} holds no responses${options.fromLine > 1 ? ` from line ${options.fromLine} on` : ''}${skipped > 0 ? ` (${skipped} invalid line${skipped === 1 ? '' : 's'} skipped)` : ''}: each line should be a JSON object with the text in "${flags.field}"`,
+        : `${source} holds no responses${options.fromLine > 1 ? ` from line ${options.fromLine} on` : ''}${skipped > 0 ? ` (${skippedLines(skipped)})` : ''}: each line should be a JSON object with the text in "${flags.field}"`,
     );
   }
   return {
@@ -415,12 +415,15 @@ function tableSink(idHeader: string): ResultSink {
   };
 }
 
+/** "1 invalid line skipped", "3 invalid lines skipped" */
+const skippedLines = (count: number) => `${count} invalid line${count === 1 ? '' : 's'} skipped`;
+
 function summaryText(summary: QualitySummary, skipped: number, fromLine = 1): string {
   const issues =
     summary.commonIssues.map((issue) => `${issue.type} ${issue.count}`).join(', ') || 'none';
   const notes = [
     ...(fromLine > 1 ? [`from line ${fromLine} on`] : []),
-    ...(skipped > 0 ? [`${skipped} invalid line${skipped === 1 ? '' : 's'} skipped`] : []),
+    ...(skipped > 0 ? [skippedLines(skipped)] : []),
   ];
   return [
     `responses: ${summary.total}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`,
