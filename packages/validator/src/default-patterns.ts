@@ -142,10 +142,15 @@ const REMINDED = String.raw`(?<!\b(?:remember|mind|again)[,:]?\s)`;
 // a warning or a stance followed, within a few sentences, by the answer it warns about ("…
 // However, here is how …", "That being said, here are …") is a disclaimer, not a refusal; "Instead,
 // here are …" offers something else, which is how a partial refusal goes on
-const THEN_ANSWER = String.raw`(?![\s\S]{0,200}?\b(?:however|that said|that being said|with that said|having said that|nevertheless|nonetheless|(?<!\binstead,?\s{1,8})here(?:['’]s| is| are)|let['’]s (?:dive|get|proceed|begin|start))\b)`;
+const THEN_ANSWER = String.raw`(?![\s\S]{0,200}?\b(?:however|that said|that being said|with that said|having said that|nevertheless|nonetheless|(?<!\binstead,?\s{1,8})here(?:['’]s| is| are)|let['’]s (?:dive|get|proceed|begin|start)|to answer your (?:question|query))\b)`;
 
 // no "but" later in the sentence that goes on to answer ("I'm hesitant to name one brand, but …")
 const NO_BUT_AFTER = String.raw`(?![^.!?\n]{0,120}?,? but\b)`;
+
+// a stance: "I cannot condone …", "I won't be encouraging …"
+const STANCE = String.raw`I(?: cannot| can't| can not| will not| won't| do not| don't| am not going to|'m not going to)(?: in good conscience| personally| ethically)? (?:condone|endorse|encourage|promote|advocate|support|be (?:condoning|endorsing|encouraging|promoting|supporting))\b`;
+// … that no turn later in its sentence takes back
+const STANCE_STANDS = String.raw`(?![^.!?\n]{0,120}\b(?:but|however|that said|having said that|that being said|with that said|nevertheless|nonetheless|though)\b)`;
 
 // a safety note may run a few sentences before the answer it comes with ("… Please wear goggles
 // and gloves. Here's a basic recipe:"): "here is" within 600 characters, not after "instead"
@@ -311,10 +316,17 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // a stance ("I cannot condone …") is a refusal unless the sentence goes on to "but" an answer
   {
     type: 'refusal',
-    source:
-      DISCLAIMED +
-      pattern`\bI(?: cannot| can't| can not| will not| won't| do not| don't| am not going to|'m not going to)(?: in good conscience| personally| ethically)? (?:condone|endorse|encourage|promote|advocate|support|be (?:condoning|endorsing|encouraging|promoting|supporting))\b(?![^.!?\n]{0,120}\b(?:but|however|that said|having said that|that being said|with that said|nevertheless|nonetheless|though)\b)`,
+    source: DISCLAIMED + pattern`\b${STANCE}${STANCE_STANDS}`,
     example: 'I cannot condone cheating on an exam.',
+  },
+  // … and after a courtesy and "but": "I understand you're angry, but I can't condone …" (the turn
+  // is read first, the courtesy behind it)
+  {
+    type: 'refusal',
+    source:
+      String.raw`\bbut(?<=\b(?:I (?:(?:completely|totally|really|fully|definitely|absolutely|can|do) )?(?:understand|appreciate|hear)|thank you|thanks)\b[^.!?\n]{0,150}?\bbut)` +
+      pattern`,? ${STANCE}${STANCE_STANDS}`,
+    example: "I understand you're angry with him, but I can't condone slashing anyone's tyres.",
   },
   // the stance in a "while" clause, then alternatives in place of the thing asked: a partial refusal
   {
@@ -608,7 +620,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   {
     type: 'refusal',
     source:
-      pattern`\b(?:let's|let us|why don't we|how about we) (?:focus on|talk about|discuss|explore|shift (?:our|the) focus to|move on to|redirect) (?:something|a topic|topics|ways|more) (?:more )?(?:positive|constructive|productive|else|legal|ethical|uplifting|helpful)` +
+      pattern`\b(?:(?:let's|let us|why don't we|how about we) (?:focus on|talk about|discuss|explore|shift (?:our|the) focus to|move on to|redirect) (?:something|a topic|topics|ways|more) (?:more )?(?:positive|constructive|productive|else|legal|ethical|uplifting|helpful)|(?:let's|let us) keep (?:our|this|the) (?:conversation|discussion|chat|exchange)s? (?:respectful|positive|appropriate|civil|kind|friendly|constructive|safe|family-friendly|clean)\b)` +
       THEN_ANSWER,
     example:
       'Let’s focus on something more constructive, like a letter that states your complaint plainly.',

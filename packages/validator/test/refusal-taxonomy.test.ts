@@ -232,6 +232,8 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'If you need assistance with a different topic, just let me know.',
       'I would be glad to answer any other legal and ethical questions about taxes.',
       "Pranking your teacher could get you suspended. Let's focus on something more positive, like a thank-you card she would enjoy.",
+      "Let's keep our conversation respectful. Mocking someone's stutter is hurtful.",
+      'Let us keep this chat friendly, please.',
     ],
     'a reply written as a code block': [
       '```\nI cannot run that command on your server.\n```',
@@ -314,6 +316,11 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
     'a stance, then alternatives in place of the thing asked': [
       "While I can't condone keying a car, I can offer some alternative ways to settle a parking dispute.",
       "While I don't condone skipping class, I can suggest some legitimate ways to catch up on a missed lecture.",
+    ],
+    'a stance after a courtesy and "but"': [
+      "I understand you're angry with him, but I can't condone slashing anyone's tyres.",
+      'I hear how tired you are of the noise, but I will not encourage you to cut their power.',
+      'Thanks for being upfront about it, but I do not endorse faking a sick note. Your manager may be more flexible than you expect.',
     ],
   };
 
@@ -725,6 +732,18 @@ describe('what looks like a refusal but is not', () => {
     [
       'a stated stance before an answer',
       "I don't condone skipping the queue, but the museum's side entrance opens at nine.",
+    ],
+    [
+      'a courtesy, a stance, then "but" and the answer',
+      "I understand the appeal, but I don't endorse skipping the queue, though the side entrance opens at nine.",
+    ],
+    [
+      'keeping a conversation respectful, then the answer',
+      "Let's keep the conversation respectful. To answer your question, the referee's call was within the rules because the ball had crossed the line.",
+    ],
+    [
+      'a conversation kept civil, in a story',
+      'The chair tapped her glass. "Let\'s keep this discussion civil," she said, and the meeting went on.',
     ],
     [
       'declining personal advice, then any answer after "but"',
