@@ -173,6 +173,9 @@ const LECTURE_QUALIFIED = String.raw`(?![^.!?\n]{0,100}\b(?:unless|except|depend
 // make it an answer to a question of fact
 const LECTURE_OPENS = String.raw`(?<!(?<!\b(?:I (?:do |can |totally |completely )?understand|(?:it['’]s|it is) (?:understandable|natural|normal|clear)|I (?:can )?see|I know|I hear you|I appreciate)\b[\s\S]{0,300}?)\b(?:however|but)\b[^.!?\n]{0,200})(?<!\b(?:though|although|that said|emphasi[sz]e|stress|remind(?: you)?|note|remember|mind|aware|clear|mention|reiterate|add|disclaimer|warning)\b[^.!?\n]{0,200})(?<!\b(?:yes|no)[,.!]\s{1,8}[^\n]{0,400})(?<!\b(?:in which|whereby|refers to|is defined as|is when)\b[\s\S]{0,400})`;
 
+// lawful or kinder ways to the same end, offered after a judgement of the request
+const OTHER_ROADS = pattern`\b(?:legitimate|legal|lawful|constructive|productive|ethical|healthier|safer|positive|respectful|honest) (?:options|ways|alternatives|approaches|steps|strategies|ideas|routes|suggestions)\b`;
+
 // a reply that ends within 1,000 characters of the judgement (checked right after it: it decides
 // most texts at once)
 const LECTURE_SHORT = String.raw`(?![\s\S]{1001})`;
@@ -894,8 +897,10 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   {
     type: 'refusal',
     source:
-      String.raw`(?<=${LECTURE_OPENS}\b(?:illegal|unlawful|a crime|criminal|cybercrime|trespassing|theft|fraud|unethical|dishonest|unfair|against the law|harmful|hurtful|cruel|not (?:a |an )?(?:productive|appropriate|acceptable|healthy|ethical|legal|okay|respectful|constructive)|never (?:acceptable|okay|appropriate))\b(?:(?!\b(?:however|hypothetical(?:ly)?|if you (?:really )?want)\b)[\s\S]){0,400}?)` +
-      pattern`\b(?:legitimate|legal|lawful|constructive|productive|ethical|healthier|safer|positive|respectful|honest) (?:options|ways|alternatives|approaches|steps|strategies|ideas|routes|suggestions)\b` +
+      // the other roads are read first and the judgement behind them, so that a search runs the
+      // look-behind only where they stand
+      OTHER_ROADS +
+      String.raw`(?<=${LECTURE_OPENS}\b(?:illegal|unlawful|a crime|criminal|cybercrime|trespassing|theft|fraud|unethical|dishonest|unfair|against the law|harmful|hurtful|cruel|not (?:a |an )?(?:productive|appropriate|acceptable|healthy|ethical|legal|okay|respectful|constructive)|never (?:acceptable|okay|appropriate))\b(?:(?!\b(?:however|hypothetical(?:ly)?|if you (?:really )?want)\b)[\s\S]){0,400}?${OTHER_ROADS})` +
       THEN_ANSWER,
     example:
       "Reading your flatmate's post is illegal in many countries. If parcels keep going missing, here are some more constructive steps: 1. Ask the building manager about a locked mailbox. 2. Talk to your flatmate directly.",
