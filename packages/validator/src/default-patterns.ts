@@ -147,11 +147,14 @@ const THEN_ANSWER = String.raw`(?![\s\S]{0,200}?\b(?:however|that said|that bein
 // no "but" later in the sentence that goes on to answer ("I'm hesitant to name one brand, but …")
 const NO_BUT_AFTER = String.raw`(?![^.!?\n]{0,120}?,? but\b)`;
 
+// where a clause ends: nothing more but a stop, or the text's end
+const ENDS_SENTENCE = String.raw`(?= ?[.!;]| ?$)`;
+
 // where a sentence starts: the text's start, after ".", "!", "?" or ":" and blanks, or a new line
 const SENTENCE_START = String.raw`(?<=(?:(?<![\s\S])|[.!?:]\s{1,8}|\n\s{0,8}))`;
 
 // a no in the passive, ending its sentence: "… will not be provided.", "… can't be written here."
-const NOT_TO_BE_GIVEN = String.raw`(?:won't|will not|can't|cannot|can not|isn't going to|is not going to) be (?:provided|given|shared|created|written|produced|generated|offered|answered|done|fulfilled|processed|completed|supplied|made)(?: here| for you)?(?= ?[.!;]| ?$)`;
+const NOT_TO_BE_GIVEN = String.raw`(?:won't|will not|can't|cannot|can not|isn't going to|is not going to) be (?:provided|given|shared|created|written|produced|generated|offered|answered|done|fulfilled|processed|completed|supplied|made)(?: here| for you)?${ENDS_SENTENCE}`;
 
 // a stance: "I cannot condone …", "I won't be encouraging …"
 const STANCE = String.raw`I(?: cannot| can't| can not| will not| won't| do not| don't| am not going to|'m not going to)(?: in good conscience| personally| ethically)? (?:condone|endorse|encourage|promote|advocate|support|be (?:condoning|endorsing|encouraging|promoting|supporting))\b`;
@@ -413,7 +416,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // with a verb, or alone: "I'd rather not comment on that.", "I'd rather not."
   {
     type: 'refusal',
-    source: pattern`\bI(?:(?:'d| would) (?:rather|prefer) not|(?:'d| had) better not|(?: really)? prefer not)(?:(?: to)? (?!to\b)${NOT_A_REFUSAL_VERB}(?!assum|oversimplif|generali[sz]|overwhelm|overload|get too|be too|make assumptions|leave (?:anything|something|you|out))[a-z]{2,20}|(?<=(?:'d| would) (?:rather|prefer) not)(?= ?[.!;]| ?$))`,
+    source: pattern`\bI(?:(?:'d| would) (?:rather|prefer) not|(?:'d| had) better not|(?: really)? prefer not)(?:(?: to)? (?!to\b)${NOT_A_REFUSAL_VERB}(?!assum|oversimplif|generali[sz]|overwhelm|overload|get too|be too|make assumptions|leave (?:anything|something|you|out))[a-z]{2,20}|(?<=(?:'d| would) (?:rather|prefer) not)${ENDS_SENTENCE})`,
     example: "I'd rather not comment on that.",
   },
   // a habit of holding back said as such: "I try to avoid commenting on specific politicians"
@@ -899,14 +902,14 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       SENTENCE_START +
-      pattern`\b(?:${NOT_TO_BE_GIVEN}|(?:assistance|help|support|guidance) (?:with|on|for) (?:that|this|it)(?: request)? (?:is not|isn't|won't be|will not be|is not going to be) (?:possible|available|provided|given|offered)(?= ?[.!;]| ?$)|(?:providing|sharing|giving|writing|creating) (?:such|that|this|these|those)(?: a| an)?(?: [a-z]{1,20}){1,2} (?:is not|isn't) (?:allowed|permitted|possible)(?= ?[.!;]| ?$))`,
+      pattern`\b(?:${NOT_TO_BE_GIVEN}|(?:assistance|help|support|guidance) (?:with|on|for) (?:that|this|it)(?: request)? (?:is not|isn't|won't be|will not be|is not going to be) (?:possible|available|provided|given|offered)${ENDS_SENTENCE}|(?:providing|sharing|giving|writing|creating) (?:such|that|this|these|those)(?: a| an)?(?: [a-z]{1,20}){1,2} (?:is not|isn't) (?:allowed|permitted|possible)${ENDS_SENTENCE})`,
     example: "Help with this request isn't available.",
   },
   // … or said to be not something that can be done: "That isn't something that can be written.",
   // "Not something that will be answered.", "That's not something to write."
   {
     type: 'refusal',
-    source: pattern`\b(?:not|isn't|aren't|wasn't) something (?:(?:that )?(?:can|will|could) be (?:done|written|provided|shared|answered|created|given|helped with)(?: here)?|(?:to|I'll|I will) (?:write|share|provide|help with|answer|create))(?= ?[.!;]| ?$)`,
+    source: pattern`\b(?:not|isn't|aren't|wasn't) something (?:(?:that )?(?:can|will|could) be (?:done|written|provided|shared|answered|created|given|helped with)(?: here)?|(?:to|I'll|I will) (?:write|share|provide|help with|answer|create))${ENDS_SENTENCE}`,
     example: "A fake reference letter isn't something that can be written.",
   },
   // a terse no naming what will not be given: "No recipe for that."
