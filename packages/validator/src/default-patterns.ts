@@ -167,7 +167,7 @@ const HANDED_OVER_LATER = String.raw`(?![\s\S]{0,600}?\b(?<!\binstead,?\s{1,8})h
 
 // a correction of the question that goes on to the evidence ("… is based on a stereotype. There is
 // no scientific evidence that …", "Research does not show …") refutes it: that is an answer
-const EVIDENCE_FOLLOWS = String.raw`(?![\s\S]{0,300}?\b(?:there is no (?:scientific |credible |reliable |good )?evidence|(?:this|that|it)(?:['’]s| is) a (?:common |popular |widespread |persistent )?(?:misconception|myth)|(?:research|studies|the evidence|the data|data)(?: (?:from|by|at|of|in) (?:the )?[A-Za-z]{2,20}){0,2} (?:shows?|has shown|have shown|suggests?|finds?|has found|have found|does not (?:show|support)|doesn['’]t (?:show|support)|indicates?))\b)`;
+const EVIDENCE_FOLLOWS = String.raw`(?![\s\S]{0,300}?\b(?:there is no (?:scientific |credible |reliable |good )?evidence|(?:this|that|it)(?:['’]s| is) a (?:common |popular |widespread |persistent )?(?:misconception|myth)|according to (?:the |[A-Za-z]{2,20}['’]s )?(?:[A-Za-z]{2,20} ){0,3}(?:statistics|data|figures|research|studies|survey|census|records)|(?:research|studies|the evidence|the data|data)(?: (?:from|by|at|of|in) (?:the )?[A-Za-z]{2,20}){0,2} (?:shows?|has shown|have shown|suggests?|finds?|has found|have found|does not (?:show|support)|doesn['’]t (?:show|support)|indicates?))\b)`;
 
 // what turns a judgement of the request into the whole reply: a pointer elsewhere soon after it
 const REDIRECTED = String.raw`(?=[\s\S]{0,200}?\b(?:instead|let['’]s focus on|I (?:would |strongly )?(?:encourage|recommend|suggest|urge|advise) you to|I (?:would |'d )?suggest)\b)`;
@@ -444,7 +444,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       REMINDED +
-      pattern`\bI(?:'m| am) (?:just |only |merely |simply )?(?:an? )?(?:text-based |virtual |digital )?(?:AI|artificial intelligence|(?:AI )?language model|large language model|chatbot|computer program|machine learning model|(?:AI )?assistant and (?:cannot|can't|do not|don't|am not|have no))\b(?! (?:researcher|engineer|enthusiast|developer|startup|company))${SELF_INTRODUCTION}(?!,? (?:and )?not an? )(?!,? (?:so|and) I (?:can't|cannot|can not|am unable to|'m unable to|am not able to|'m not able to) ${REACH_THEN_ANSWER_BODY})${OPINION_THEN_ANSWER}`,
+      pattern`\bI(?:'m| am) (?:just |only |merely |simply )?(?:an? )?(?:text-based |virtual |digital )?(?:AI|artificial intelligence|(?:AI )?language model|large language model|chatbot|computer program|machine learning model|(?:AI )?assistant and (?:cannot|can't|do not|don't|am not|have no))\b(?! (?:researcher|engineer|enthusiast|developer|startup|company))${SELF_INTRODUCTION}(?!,? (?:and )?not an? )(?!,? (?:so|and) I (?:can't|cannot|can not|am unable to|'m unable to|am not able to|'m not able to) (?:${REACH_THEN_ANSWER_BODY}|${ADVICE_THEN_ANSWER_BODY}))${OPINION_THEN_ANSWER}`,
     example: "I'm just an AI and have no way to see your screen.",
   },
   // impersonal: "It is not appropriate to …", "It would be unethical for me to …"

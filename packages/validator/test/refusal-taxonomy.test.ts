@@ -783,6 +783,14 @@ describe('what looks like a refusal but is not', () => {
       'Thanks for asking! However, I must point out that microwaving food does not make it radioactive. This is a common misconception: microwaves only heat the water in the food.',
     ],
     [
+      'a premise corrected after a courtesy, with official figures',
+      'Thanks for the question. I want to respectfully clarify that the premise is not accurate: according to the city police annual statistics, burglaries fell by a third after the new lights went in.',
+    ],
+    [
+      'only an AI that cannot diagnose, then the usual causes',
+      "I'm just an AI and I can't diagnose you, but the usual causes of a sore heel are plantar fasciitis and shoes with little support.",
+    ],
+    [
       'a conversation kept civil, in a story',
       'The chair tapped her glass. "Let\'s keep this discussion civil," she said, and the meeting went on.',
     ],
