@@ -153,8 +153,8 @@ const ENDS_SENTENCE = String.raw`(?= ?[.!;]| ?$)`;
 // where a sentence starts: the text's start, after ".", "!", "?" or ":" and blanks, or a new line
 const SENTENCE_START = String.raw`(?<=(?:(?<![\s\S])|[.!?:]\s{1,8}|\n\s{0,8}))`;
 
-// a no in the passive, ending its sentence: "… will not be provided.", "… can't be written here."
-const NOT_TO_BE_GIVEN = String.raw`(?:won't|will not|can't|cannot|can not|isn't going to|is not going to) be (?:provided|given|shared|created|written|produced|generated|offered|answered|done|fulfilled|processed|completed|supplied|made)(?: here| for you)?${ENDS_SENTENCE}`;
+// a no in the passive: "… will not be provided", "… can't be written here" (the sentence ends there)
+const NOT_TO_BE_GIVEN = String.raw`(?:won't|will not|can't|cannot|can not|isn't going to|is not going to) be (?:provided|given|shared|created|written|produced|generated|offered|answered|done|fulfilled|processed|completed|supplied|made)(?: here| for you)?`;
 
 // a stance: "I cannot condone …", "I won't be encouraging …"
 const STANCE = String.raw`I(?: cannot| can't| can not| will not| won't| do not| don't| am not going to|'m not going to)(?: in good conscience| personally| ethically)? (?:condone|endorse|encourage|promote|advocate|support|be (?:condoning|endorsing|encouraging|promoting|supporting))\b`;
@@ -893,7 +893,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       SENTENCE_START +
-      pattern`\b(?:that|this|it|such (?:a |an )?[a-z]{2,20}|(?:this|that) (?:kind|sort|type) of [a-z]{2,20}|(?:content|information|instructions|material|details|advice|jokes?|messages?|letters?|scripts?|code|posts?|images?) like (?:that|this)|(?:the|that|this|your) request) ${NOT_TO_BE_GIVEN}`,
+      pattern`\b(?:that|this|it|such (?:a |an )?[a-z]{2,20}|(?:this|that) (?:kind|sort|type) of [a-z]{2,20}|(?:content|information|instructions|material|details|advice|jokes?|messages?|letters?|scripts?|code|posts?|images?) like (?:that|this)|(?:the|that|this|your) request) ${NOT_TO_BE_GIVEN}${ENDS_SENTENCE}`,
     example: 'That kind of letter will not be written.',
   },
   // … with the subject left out ("Won't be provided."), help said not to be available, or giving
@@ -902,7 +902,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       SENTENCE_START +
-      pattern`\b(?:${NOT_TO_BE_GIVEN}|(?:assistance|help|support|guidance) (?:with|on|for) (?:that|this|it)(?: request)? (?:is not|isn't|won't be|will not be|is not going to be) (?:possible|available|provided|given|offered)${ENDS_SENTENCE}|(?:providing|sharing|giving|writing|creating) (?:such|that|this|these|those)(?: a| an)?(?: [a-z]{1,20}){1,2} (?:is not|isn't) (?:allowed|permitted|possible)${ENDS_SENTENCE})`,
+      pattern`\b(?:${NOT_TO_BE_GIVEN}|(?:assistance|help|support|guidance) (?:with|on|for) (?:that|this|it)(?: request)? (?:is not|isn't|won't be|will not be|is not going to be) (?:possible|available|provided|given|offered)|(?:providing|sharing|giving|writing|creating) (?:such|that|this|these|those)(?: a| an)?(?: [a-z]{1,20}){1,2} (?:is not|isn't) (?:allowed|permitted|possible))${ENDS_SENTENCE}`,
     example: "Help with this request isn't available.",
   },
   // … or said to be not something that can be done: "That isn't something that can be written.",
