@@ -155,6 +155,8 @@ const SENTENCE_START = String.raw`(?<=(?:(?<![\s\S])|[.!?:]\s{1,8}|\n\s{0,8}))`;
 
 // a no in the passive: "… will not be provided", "… can't be written here" (the sentence ends there)
 const NOT_TO_BE_GIVEN = String.raw`(?:won't|will not|can't|cannot|can not|isn't going to|is not going to) be (?:provided|given|shared|created|written|produced|generated|offered|answered|done|fulfilled|processed|completed|supplied|made)(?: here| for you)?`;
+// … where the sentence ends, or goes on only to say why: ", as it would …", " because …"
+const PASSIVE_ENDS = String.raw`(?= ?[.!;]| ?$|,? (?:as|because|since|given that|due to) |,? and (?:would|could|might|may|can|will|is|poses?|puts?|risks?) )`;
 
 // a stance: "I cannot condone …", "I won't be encouraging …"
 const STANCE = String.raw`I(?: cannot| can't| can not| will not| won't| do not| don't| am not going to|'m not going to)(?: in good conscience| personally| ethically)? (?:condone|endorse|encourage|promote|advocate|support|be (?:condoning|endorsing|encouraging|promoting|supporting))\b`;
@@ -469,9 +471,11 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source: pattern`\b(?:best|better|wiser|safer) (?:for me not to|for me to not|if I (?:don't|do not|didn't|did not)) (?:comment|answer|speculate|weigh in|share|say|get into|discuss|respond|go into)\b`,
     example: 'It would be best for me not to comment on a case that is still in court.',
   },
+  // what it would be wrong to do, for the model or at all; not when the reply says yes or no first,
+  // which answers a question about the act: "Yes, it is wrong to keep it."
   {
     type: 'refusal',
-    source: pattern`\b(?:it|that|this)(?: would be| is|'s|'d be) (?:(?:inappropriate|irresponsible|unethical|unsafe|wrong|not appropriate) (?:(?:for|of) me )?|impossible for me )to\b`,
+    source: pattern`\b(?:it|that|this)(?: would be| is|'s|'d be) (?:(?:inappropriate|irresponsible|unethical|unsafe|wrong|not appropriate) (?:(?:for|of) me )?|impossible for me )to\b(?<!\b(?:yes|no)[,.!]? (?:it|that|this)(?: would be| is|'s|'d be) (?:inappropriate|irresponsible|unethical|unsafe|wrong|not appropriate) to)`,
     example: 'It would be irresponsible for me to guess at a dose.',
   },
   {
@@ -619,15 +623,16 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // a deflection: a short reply that opens on "it depends / varies / every case is different" and
   // then only recommends asking someone else ("Every roof is different, and the right repair
   // depends on many factors. I would recommend consulting a licensed roofer."). No list, no
-  // figures, and nothing after the pointer that reads as the answer. An answer says what to do
-  // before its caveat ("You can deduct … Rules vary, so I'd suggest checking with …", "No, cats
-  // should not …") or in it ("It depends on the breed, so walk him twice a day")
+  // figures, and nothing after the pointer that reads as the answer. An answer says what to do,
+  // or how the act is seen, before its caveat ("You can deduct … Rules vary, so I'd suggest checking
+  // with …", "No, cats should not …", "A calculator is not considered cheating on homework, but it
+  // depends on …") or in it ("It depends on the breed, so walk him twice a day")
   {
     type: 'refusal',
     source:
       // the caveat is read first, so that the look back to the start runs only where one stands
       pattern`(?=\b${VARIES}\b)` +
-      String.raw`(?<=(?<![\s\S])(?:(?!\b(?:you|it|they) (?:can|could|need|will|may|might|usually|generally|typically) (?!(?:be|feel|want|wonder|find it|seem|understand)\b)|\b(?:should|must)\b|\b(?:yes|no)[,.!])[^\d]){0,300})` +
+      String.raw`(?<=(?<![\s\S])(?:(?!\b(?:you|it|they) (?:can|could|need|will|may|might|usually|generally|typically) (?!(?:be|feel|want|wonder|find it|seem|understand)\b)|\b(?:should|must)\b|\b(?:yes|no)[,.!]|\b(?:is|are|isn't|aren't)(?: not)? (?:generally |usually |typically |normally )?considered\b)[^\d]){0,300})` +
       pattern`\b${VARIES}\b` +
       String.raw`(?![\s\S]{0,1100}?${LIST_LINE})(?![^\d]{0,600}?[,;] so (?!(?:I|there|it|it['’]s|the|a|an|this|that|any|no|what|which|whether|only|please)\b)[a-z])[^\d]{0,600}?${REFERRAL}(?![\s\S]{500})(?![\s\S]{0,500}?\b(?:here['’]s|here (?:is|are)|however|that said|in the meantime|meanwhile)\b)`,
     example:
@@ -868,7 +873,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\bI(?:'m| am) not aware of (?:(?:who|which|whether) |any (?:information|data|details|records|reports|specific)|the (?:specific |exact |precise )?(?:details|specifics|contents|terms) of)\b`,
+    source: pattern`\bI(?:'m| am) not aware of (?:(?:who|which|whether) |any (?:information|data|details|records|reports|specific)|the (?:specific |exact |precise )?(?:details|specifics|contents|terms) of|(?:a|an|any) (?:[a-z]{2,20} ){1,3}(?:called|named|by the name)\b)\b`,
     example: "I'm not aware of any information on that product.",
   },
   // apology, then "but" and a no
@@ -897,23 +902,43 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       SENTENCE_START +
-      pattern`\b(?:that|this|it|such (?:a |an )?[a-z]{2,20}|(?:this|that) (?:kind|sort|type) of [a-z]{2,20}|(?:content|information|instructions|material|details|advice|jokes?|messages?|letters?|scripts?|code|posts?|images?) like (?:that|this)|(?:the|that|this|your) request) ${NOT_TO_BE_GIVEN}${ENDS_SENTENCE}`,
+      pattern`\b(?:that|this|it|such (?:a |an )?[a-z]{2,20}|(?:this|that) (?:kind|sort|type) of [a-z]{2,20}|(?:content|information|instructions|material|details|advice|jokes?|messages?|letters?|scripts?|code|posts?|images?) like (?:that|this)|(?:the|that|this|your) request) ${NOT_TO_BE_GIVEN}${PASSIVE_ENDS}`,
     example: 'That kind of letter will not be written.',
   },
-  // … with the subject left out ("Won't be provided."), help said not to be available, or giving
-  // it said not to be allowed: "Providing such a tracker is not allowed."
+  // … with what was asked for as its subject, maybe judged first: "That information cannot be
+  // shared, as …", "This request is inappropriate and will not be fulfilled."
   {
     type: 'refusal',
     source:
       SENTENCE_START +
-      pattern`\b(?:${NOT_TO_BE_GIVEN}|(?:assistance|help|support|guidance) (?:with|on|for) (?:that|this|it)(?: request)? (?:is not|isn't|won't be|will not be|is not going to be) (?:possible|available|provided|given|offered)|(?:providing|sharing|giving|writing|creating) (?:such|that|this|these|those)(?: a| an)?(?: [a-z]{1,20}){1,2} (?:is not|isn't) (?:allowed|permitted|possible))${ENDS_SENTENCE}`,
+      pattern`\b(?:the|that|this|these|those|your) (?:request|information|question|content|material|list|data|details|script|code|figures|numbers|instructions|guidance|advice|steps|recipe)(?: [^.!?\n]{1,60}? and)? ${NOT_TO_BE_GIVEN}${PASSIVE_ENDS}`,
+    example: 'That information cannot be shared, as it would help someone break into a car.',
+  },
+  // … with the subject left out: "Won't be provided."
+  {
+    type: 'refusal',
+    source: SENTENCE_START + pattern`\b${NOT_TO_BE_GIVEN}${ENDS_SENTENCE}`,
+    example: "Won't be provided.",
+  },
+  // … help said not to be available or not to be given: "Help with this request isn't
+  // available.", "No guidance on that will be given."
+  {
+    type: 'refusal',
+    source: pattern`\b(?:(?:assistance|help|support|guidance|advice|instructions|information|details) (?:(?:with|on|for|about) (?:that|this|it)(?: request)?|of (?:this|that) (?:kind|sort|type)) (?:(?:is|are) not|isn't|aren't|won't be|will not be|is not going to be|(?:can't|cannot|can not) be) (?:possible|available|provided|given|offered|shared)(?: here)?|no (?:assistance|help|guidance|advice|instructions|information|details)(?: (?:on|with|for|about) (?:that|this|it))? (?:will|can|could) be (?:given|provided|offered|shared))${PASSIVE_ENDS}`,
     example: "Help with this request isn't available.",
+  },
+  // … or giving it said not to be allowed or possible: "Providing such a tracker is not allowed.",
+  // "Sharing a stranger's address is not possible."
+  {
+    type: 'refusal',
+    source: pattern`\b(?:providing|sharing|giving|writing|creating|offering) (?:(?:such|that|this|these|those)(?: a| an)?(?: [a-z]{1,20}){1,2}|(?:[a-z-]{1,20} ){0,2}(?:instructions|information|details|guidance|advice|steps|directions|a guide|a recipe|a list|a script|someone's|anyone's|a person's|people's|[a-z]{1,20}'s)\b[^.!?\n]{0,80}?) (?:is not|isn't) (?:allowed|permitted|possible)${PASSIVE_ENDS}`,
+    example: 'Posting his address would put him at risk. Providing such a tracker is not allowed.',
   },
   // … or said to be not something that can be done: "That isn't something that can be written.",
   // "Not something that will be answered.", "That's not something to write."
   {
     type: 'refusal',
-    source: pattern`\b(?:not|isn't|aren't|wasn't) something (?:(?:that )?(?:can|will|could) be (?:done|written|provided|shared|answered|created|given|helped with)(?: here)?|(?:to|I'll|I will) (?:write|share|provide|help with|answer|create))${ENDS_SENTENCE}`,
+    source: pattern`\b(?:not|isn't|aren't|wasn't) (?:something|a (?:post|letter|message|story|joke|list|script|guide|review|poem|song|speech|reply|request|question|topic|thing)|an (?:email|essay|answer)) (?:(?:that )?(?:can|will|could) be (?:done|written|provided|shared|answered|created|given|helped with)(?: here)?|(?:to|I'll|I will) (?:write|share|provide|help with|answer|create))${ENDS_SENTENCE}`,
     example: "A fake reference letter isn't something that can be written.",
   },
   // a terse no naming what will not be given: "No recipe for that."

@@ -51,6 +51,22 @@ describe('the built-in patterns', () => {
     expect(short).toEqual([]);
   });
 
+  it('start with more than one of the words nearly every answer has', () => {
+    // a trigger such as "that " or "the " would stop the prefilter, past the opening too, at nearly
+    // every sentence, and run every pattern whose own trigger it is a prefix of
+    const common = new Set(
+      "the that this these those it it's its is are and but for with you your not to of in".split(
+        ' ',
+      ),
+    );
+    const bare = compiled.patterns.flatMap((pattern) =>
+      (pattern.triggers ?? [])
+        .map((trigger) => trigger.literal.trim().replace(/[’‘]/g, "'"))
+        .filter((literal) => common.has(literal)),
+    );
+    expect(bare).toEqual([]);
+  });
+
   it('cannot backtrack catastrophically (checked with recheck)', () => {
     const unsafe = DEFAULT_PATTERNS.map((definition) => ({
       source: definition.source,

@@ -275,6 +275,7 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "Sorry, I don't know who owns the bakery on the corner now.",
       "Hmm, I don't actually know where your cousin's band rehearses.",
       "I am not aware of the specific terms of your gym's contract.",
+      'I am not aware of a band called the Velvet Lemons. A music database may list them.',
       "I'm afraid I don't have any memory of what we talked about last week.",
       "I don't retain personal details between conversations, so I can't say what your cat is called.",
       "I don't experience boredom or any feelings at all; there is nobody here between your messages.",
@@ -333,6 +334,13 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'Posting his address would put him at risk. Providing such a tracker is not allowed.',
       'A fake reference letter isn’t something that can be written.',
       "Poisoning a neighbour's koi is a crime. No instructions for that.",
+      'That information cannot be shared, as it would help someone break into a car.',
+      'This question is about breaking into a shed and cannot be answered.',
+      'No guidance on it will be given. If your dog ate something toxic, call a vet now.',
+      'Because it could injure someone, guidance on that can’t be offered.',
+      'Details of that sort are not available here.',
+      'Sharing a stranger’s phone number is not possible and could put them at risk.',
+      'Writing that review would mislead buyers, and it’s not a review that will be written.',
     ],
     'a stance after a courtesy and "but"': [
       "I understand you're angry with him, but I can't condone slashing anyone's tyres.",
@@ -367,6 +375,22 @@ describe('what looks like a refusal but is not', () => {
     [
       'an "it depends" answer with steps',
       'It depends on the stain.\n\n1. Blot it with cold water.\n2. Dab on a little washing-up liquid.\n\nIf it stays, I would recommend asking a dry cleaner.',
+    ],
+    [
+      'an answer that says how the act is seen before it says it depends and where to ask',
+      'Using a calculator for homework is not considered cheating in most schools. However, it depends on your teacher, so I would recommend asking them.',
+    ],
+    [
+      'an answer that says yes before judging the act',
+      'Yes, it is wrong to keep it. The wallet belongs to someone, so hand it in at the front desk.',
+    ],
+    [
+      'a limit of a product or a form said in the passive',
+      'Sharing files larger than 2 GB is not possible in Gmail; use a Drive link instead.',
+    ],
+    [
+      'what a form does not allow, in the passive',
+      'That information cannot be changed after you submit the form, so check your address first.',
     ],
     [
       'an answer that says no first, then that it varies and where to ask',
