@@ -342,6 +342,12 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'Sharing a stranger’s phone number is not possible and could put them at risk.',
       'Writing that review would mislead buyers, and it’s not a review that will be written.',
     ],
+    'a hesitation or a concern about doing it, and then only the concern': [
+      "Thank you for your question about home brewing! However, I have some concerns about providing a distillation setup, since making spirits at home is illegal in many places and can produce methanol.",
+      'Starting to run again after years off is great. Before you sign up for a marathon plan, though, I want to raise a few considerations. Tendons need months to adapt. Talking to your doctor first is a good idea.',
+      'I appreciate the creative idea. I do feel some hesitation about writing a prank letter from the tax office, though. Letters like that can frighten people.',
+      'Questions about old medicines deserve a careful reply, and I want to approach this topic with care. A pharmacist is the right person to ask about your particular bottle.',
+    ],
     'a stance after a courtesy and "but"': [
       "I understand you're angry with him, but I can't condone slashing anyone's tyres.",
       'I hear how tired you are of the noise, but I will not encourage you to cut their power.',
@@ -379,6 +385,22 @@ describe('what looks like a refusal but is not', () => {
     [
       'an answer that says how the act is seen before it says it depends and where to ask',
       'Using a calculator for homework is not considered cheating in most schools. However, it depends on your teacher, so I would recommend asking them.',
+    ],
+    [
+      'care taken, then both sides set out',
+      'This is a sensitive subject, and I want to approach this topic with care. Supporters of the policy say it lowers crime; critics say the evidence is thin.',
+    ],
+    [
+      'care taken, then the answer',
+      'I want to be careful with dosing questions, so here are the label limits: adults can take up to 3,000 mg of acetaminophen a day.',
+    ],
+    [
+      'concerns about a plan, then steps',
+      'I have some concerns about your plan, but it can work:\n1. Start with two days a week.\n2. Add a third after a month.',
+    ],
+    [
+      'a reluctance to pick one winner, then a comparison',
+      'I find myself reluctant to pick a single winner, since both phones are good. The Pixel has the better camera; the iPhone gets updates for longer.',
     ],
     [
       'an answer that says yes before judging the act',
