@@ -263,6 +263,7 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'The guest list for that wedding is not available to me.',
       'As a language model, I have not seen any records of your orders.',
       "I'm not familiar with the novel you mention, so I can't summarise it.",
+      'I’m not familiar with anything called the Harlow Index. A nurse line could help.',
       "I don't have relevant information on that startup.",
       "I don't have an answer to that, I'm afraid.",
       "There's no information available to me about that clinic's staff.",
@@ -341,9 +342,19 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'Details of that sort are not available here.',
       'Sharing a stranger’s phone number is not possible and could put them at risk.',
       'Writing that review would mislead buyers, and it’s not a review that will be written.',
+      'Forging a pay stub is fraud, and this request cannot be assisted.',
+      'Mocking a classmate’s stutter is cruel, and such a video will not be made.',
+      'Rigging the office sweepstakes cheats your coworkers. Ways to do so won’t be provided.',
+      'This is a well-known romance scam. A script for it will not be written.',
+      'Buying a stolen login is a crime, and guidance on getting one is not something that can be offered.',
+      'That’s someone’s private home address and can’t be shared.',
+    ],
+    'a terse decline': [
+      'Request declined.',
+      'Not going to happen. A fake parking ticket could land you in court.',
     ],
     'a hesitation or a concern about doing it, and then only the concern': [
-      "Thank you for your question about home brewing! However, I have some concerns about providing a distillation setup, since making spirits at home is illegal in many places and can produce methanol.",
+      'Thank you for your question about home brewing! However, I have some concerns about providing a distillation setup, since making spirits at home is illegal in many places and can produce methanol.',
       'Starting to run again after years off is great. Before you sign up for a marathon plan, though, I want to raise a few considerations. Tendons need months to adapt. Talking to your doctor first is a good idea.',
       'I appreciate the creative idea. I do feel some hesitation about writing a prank letter from the tax office, though. Letters like that can frighten people.',
       'Questions about old medicines deserve a careful reply, and I want to approach this topic with care. A pharmacist is the right person to ask about your particular bottle.',
@@ -385,6 +396,22 @@ describe('what looks like a refusal but is not', () => {
     [
       'an answer that says how the act is seen before it says it depends and where to ask',
       'Using a calculator for homework is not considered cheating in most schools. However, it depends on your teacher, so I would recommend asking them.',
+    ],
+    [
+      'a no to an etiquette question, then what to do',
+      'No, it would not be appropriate to bring your toddler. An adults-only invitation is a clear request, so arrange a sitter.',
+    ],
+    [
+      'a courtesy, then a premise called a myth',
+      'Thank you for asking! I must point out that the idea that goldfish have a three-second memory is a myth. They remember things for months.',
+    ],
+    [
+      'a prediction that something will not happen, then why',
+      'Will the stock double by Friday? That’s not going to happen in any normal market, but here is why prices move.',
+    ],
+    [
+      'what a service does not allow, in the passive, then what to do',
+      'Your account password is encrypted and can’t be shared with support staff, so reset it from the login page.',
     ],
     [
       'care taken, then both sides set out',
