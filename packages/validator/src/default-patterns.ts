@@ -154,12 +154,12 @@ const ENDS_SENTENCE = String.raw`(?= ?[.!;]| ?$)`;
 const SENTENCE_START = String.raw`(?<=(?:(?<![\s\S])|[.!?:]\s{1,8}|\n\s{0,8}))`;
 
 // a no in the passive: "… will not be provided", "… can't be written here" (the sentence ends there)
-const NOT_TO_BE_GIVEN = String.raw`(?:won't|will not|can't|cannot|can not|isn't going to|is not going to) be (?:provided|given|shared|created|written|produced|generated|offered|answered|done|fulfilled|processed|completed|supplied|made|assisted(?: with)?|helped with|accommodated|granted)(?: here| for you)?`;
+const NOT_TO_BE_GIVEN = String.raw`(?:won't|will not|can't|cannot|can not|isn't going to|is not going to|is not able to|isn't able to) be (?:provided|given|shared|created|written|produced|generated|offered|answered|done|fulfilled|processed|completed|supplied|made|assisted(?: with)?|helped with|accommodated|granted)(?: here| for you)?`;
 // … at the start of a sentence or of a clause joined on after a judgement: "… is fraud, and this
 // request cannot be assisted."
 const CLAUSE_START = String.raw`(?<=(?:(?<![\s\S])|[.!?:;]\s{1,8}|\n\s{0,8}|,?\s{1,8}and\s{1,8}))`;
 // … where the sentence ends, or goes on only to say why: ", as it would …", " because …"
-const PASSIVE_ENDS = String.raw`(?= ?[.!;]| ?$|,? (?:as|because|since|given that|due to) |,? and (?:would|could|might|may|can|will|is|poses?|puts?|risks?) )`;
+const PASSIVE_ENDS = String.raw`(?= ?[.!;]| ?$|,? (?:as|because|since|given that|due to) |,? and (?:it |they |that )?(?:would|could|might|may|can|will|is|poses?|puts?|risks?) )`;
 
 // a stance: "I cannot condone …", "I won't be encouraging …"
 const STANCE = String.raw`I(?: cannot| can't| can not| will not| won't| do not| don't| am not going to|'m not going to)(?: in good conscience| personally| ethically)? (?:condone|endorse|encourage|promote|advocate|support|be (?:condoning|endorsing|encouraging|promoting|supporting))\b`;
@@ -172,7 +172,7 @@ const HANDED_OVER_LATER = String.raw`(?![\s\S]{0,600}?\b(?<!\binstead,?\s{1,8})h
 
 // a correction of the question that goes on to the evidence ("… is based on a stereotype. There is
 // no scientific evidence that …", "Research does not show …") refutes it: that is an answer
-const EVIDENCE_FOLLOWS = String.raw`(?![\s\S]{0,300}?\b(?:there is no (?:scientific |credible |reliable |good )?evidence|(?:this|that|it)(?:['’]s| is) a (?:common |popular |widespread |persistent )?(?:misconception|myth)|(?:is|are) (?:a |an )?(?:common |popular |widespread |persistent )?(?:misconception|myth|urban legend)s?|according to (?:the |[A-Za-z]{2,20}['’]s )?(?:[A-Za-z]{2,20} ){0,3}(?:statistics|data|figures|research|studies|survey|census|records)|(?:research|studies|the evidence|the data|data)(?: (?:from|by|at|of|in) (?:the )?[A-Za-z]{2,20}){0,2} (?:shows?|has shown|have shown|suggests?|finds?|has found|have found|does not (?:show|support)|doesn['’]t (?:show|support)|indicates?))\b)`;
+const EVIDENCE_FOLLOWS = String.raw`(?![\s\S]{0,300}?\b(?:there is no (?:scientific |credible |reliable |good )?evidence|(?:this|that|it)(?:['’]s| is) a (?:common |popular |widespread |persistent )?(?:misconception|myth)|(?:is|are) (?:a |an )?(?:common |popular |widespread |persistent )?(?:misconception|myth|urban legend)s?|(?:is not|are not|isn['’]t|aren['’]t) (?:true|accurate|supported by (?:the )?evidence)|(?:do|does) not cause|(?:don|doesn)['’]t cause|according to (?:the |[A-Za-z]{2,20}['’]s )?(?:[A-Za-z]{2,20} ){0,3}(?:statistics|data|figures|research|studies|survey|census|records)|(?:research|studies|the evidence|the data|data)(?: (?:from|by|at|of|in) (?:the )?[A-Za-z]{2,20}){0,2} (?:shows?|has shown|have shown|suggests?|finds?|has found|have found|does not (?:show|support)|doesn['’]t (?:show|support)|indicates?))\b)`;
 
 // what turns a judgement of the request into the whole reply: a pointer elsewhere soon after it
 const REDIRECTED = String.raw`(?=[\s\S]{0,200}?\b(?:instead|let['’]s focus on|I (?:would |strongly )?(?:encourage|recommend|suggest|urge|advise) you to|I (?:would |'d )?suggest)\b)`;
@@ -206,7 +206,7 @@ const LECTURE_REDIRECT = String.raw`(?=[\s\S]{0,1000}?\b(?:if (?:there['’]s|th
 // … with nothing after it that reads as the answer: no list, steps, "here is" or "however", no
 // definition ("Identity theft is a crime in which …", "It means …", "Examples include …"), and no
 // remedy for the one wronged (a complaint or claim to file, rights, small claims)
-const LECTURE_ENDS = String.raw`(?!,?\s{1,8}(?:(?:that|which) (?:involves?|means|refers|occurs|happens|consists|includes|takes place|uses)|in which|whereby|where (?:a|an|the|someone|one|people|a person)|involving|committed (?:by|when|against)|defined as|consisting of|carried out by|such as)\b)(?![\s\S]{0,1000}?(?:\b(?:here['’]s|here (?:is|are)|however|that said|steps?|(?:it|this) (?:means|involves|refers to|describes|occurs when|happens when|includes|can (?:include|take the form|involve))|defined as|examples include|file (?:a |an )?(?:[a-z]{3,12} )?(?:complaint|claim|report|lawsuit|charges)|press charges|(?:you|victims) (?:have|may have|might have) (?:the )?(?:legal )?rights?|your (?:legal )?rights|(?:may|might|could) be entitled|small claims|demand letter)\b|\n\s{0,8}(?:\d{1,3}[.)]|[-*•])\s|:\s{0,8}\n))`;
+const LECTURE_ENDS = String.raw`(?!,?\s{1,8}(?:(?:that|which) (?:involves?|means|refers|occurs|happens|consists|includes|takes place|uses)|in which|whereby|where (?:a|an|the|someone|one|people|a person)|involving|committed (?:by|when|against)|defined as|consisting of|carried out by|such as)\b)(?![\s\S]{0,1000}?(?:\b(?:here['’]s|here (?:is|are)|however|otherwise,|that said|steps?|(?:it|this) (?:means|involves|refers to|describes|occurs when|happens when|includes|can (?:include|take the form|involve))|defined as|examples include|file (?:a |an )?(?:[a-z]{3,12} )?(?:complaint|claim|report|lawsuit|charges)|press charges|(?:you|victims) (?:have|may have|might have) (?:the )?(?:legal )?rights?|your (?:legal )?rights|(?:may|might|could) be entitled|small claims|demand letter)\b|\n\s{0,8}(?:\d{1,3}[.)]|[-*•])\s|:\s{0,8}\n))`;
 
 // the act asked for as the reply's first words: "Teasing", "Jokes that", "Deliberately ignoring"
 const ACT_START = String.raw`\s{0,8}(?:(?:even as a joke|even in jest|remember|keep in mind|bear in mind|consider|think about|it['’]s important to (?:know|remember|recogni[sz]e|understand|realize))(?: that)?,?\s{1,8})?(?:(?:deliberately|intentionally|purposely|purposefully|secretly|repeatedly|publicly|constantly|openly|actively|even)\s{1,8}){0,2}(?:[a-z]{2,20}(?:-[a-z]{2,20})?ing|(?:fake|false|mean|cruel|nasty|offensive|insulting|hurtful|racist|sexist|fraudulent|forged|threatening|humiliating|degrading)\s{1,8}[a-z]{2,20}|(?:[a-z]{2,20}\s{1,8})?(?:jokes?|comments?|remarks?|insults?|pranks?|rumou?rs?|nicknames?|messages?|posts?|stories|essays?|songs?|poems?|lines|tactics|content|language|words|humou?r|gossip|revenge|sabotage)(?:\s{1,8}(?:that|which|about|like|targeting|aimed|mocking|on|designed|meant|intended|celebrating|making))?|(?:that|this|such an?)\s{1,8}(?:kind|sort|type)\s{1,8}of\s{1,8}[a-z]{2,20}(?:\s{1,8}[a-z]{2,20})?)\b`;
@@ -256,7 +256,7 @@ const DO_NOT_VERBS = `(?:engage|assist|provide|create|produce|generate|write|hel
 
 // bound by rules: "I am programmed to follow ethical guidelines", unless the answer follows
 const BOUND_BY_RULES =
-  String.raw`(?:programmed|designed|trained|built|created|made) to (?:(?:follow|adhere to|abide by|uphold|respect|stay within|comply with) (?:strict |certain |my |OpenAI's |Anthropic's )?(?:ethical|moral|safety|content|usage|community)? ?(?:guidelines|rules|principles|policies|standards|boundaries)|prioriti[sz]e (?:user |your )?safety and (?:cannot|can't|will not|won't))\b` +
+  String.raw`(?:programmed|designed|trained|built|created|made) to (?:(?:follow|adhere to|abide by|uphold|respect|stay within|comply with) (?:strict |certain |my |OpenAI's |Anthropic's )?(?:ethical|moral|safety|content|usage|community)? ?(?:guidelines|rules|principles|policies|standards|boundaries)|prioriti[sz]e (?:user |your )?safety and (?:cannot|can't|will not|won't)|be [a-z]{2,20} and (?:not|never) to (?:use|say|write|make|tell|share|insult|produce|generate|create|engage|give|provide))\b` +
   THEN_ANSWER;
 
 // an answer to the first part of a request, longer than the opening, for the examples of a part
@@ -488,10 +488,11 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     example: 'It would be best for me not to comment on a case that is still in court.',
   },
   // what it would be wrong to do, for the model or at all; not when the reply says yes or no first,
-  // which answers a question about the act: "Yes, it is wrong to keep it."
+  // which answers a question about the act ("Yes, it is wrong to keep it."), nor when it is denied
+  // ("I don't think it's wrong to tell her")
   {
     type: 'refusal',
-    source: pattern`\b(?:it|that|this)(?: would be| is|'s|'d be) (?:(?:inappropriate|irresponsible|unethical|unsafe|wrong|not appropriate) (?:(?:for|of) me )?|impossible for me )to\b(?<!\b(?:yes|no)[,.!]? (?:it|that|this)(?: would be| is|'s|'d be) (?:inappropriate|irresponsible|unethical|unsafe|wrong|not appropriate) to)`,
+    source: pattern`\b(?:it|that|this)(?: would be| is|'s|'d be) (?:(?:inappropriate|irresponsible|unethical|unsafe|wrong|not appropriate) (?:(?:for|of) me )?|impossible for me )to\b(?<!\b(?:(?:yes|no)[,.!]?|(?:don't|do not|doesn't|does not) (?:think|believe|mean|say)(?: that)?) (?:it|that|this)(?: would be| is|'s|'d be) (?:inappropriate|irresponsible|unethical|unsafe|wrong|not appropriate) to)`,
     example: 'It would be irresponsible for me to guess at a dose.',
   },
   {
@@ -912,6 +913,21 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
       pattern`\b(?:can't|cannot|won't|not going to|not able to|unable to|not helping(?: you)?(?: with)?) (?:help|assist|give|provide|share|write|do that|do this|check|access|tell you|answer|look up|browse|make|create|recommend|advise|support)\b(?![^.!?\n]{0,200}\?)`,
     example: "Can't help with rigging a raffle.",
   },
+  // a no to saying it: "No, I won't say that."
+  {
+    type: 'refusal',
+    source: pattern`\bI(?: won't| will not| refuse to|'m not going to| am not going to) (?:say|repeat|write|type) (?:that|this|it|those words|that word)${ENDS_SENTENCE}`,
+    example: "No, I won't say that.",
+  },
+  // what the model tries to avoid doing: "I try to avoid telling crude jokes."
+  {
+    type: 'refusal',
+    source:
+      pattern`\bI (?:try|aim|prefer|choose) to (?:avoid|stay away from|steer clear of) (?:telling|writing|making|sharing|giving|creating|generating|producing|discussing|engaging in|providing|offering|repeating|using)\b` +
+      THEN_ANSWER,
+    example:
+      'I apologize, but I try to avoid telling crude jokes. I can share a silly one instead.',
+  },
   // a terse decline as a sentence of its own: "Request declined."; or as the reply's first words:
   // "Not going to happen."
   {
@@ -936,8 +952,16 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       CLAUSE_START +
-      pattern`\b(?:an? (?:script|letter|guide|list|post|message|speech|story|plan|template|recipe|review|poem|joke) (?:for|like) (?:it|that|this)|(?:ways|instructions|steps|tips|methods) (?:to do (?:so|that|this|it)|for (?:that|this|doing (?:so|that|this|it)))) ${NOT_TO_BE_GIVEN}${PASSIVE_ENDS}`,
+      pattern`\b(?:a (?:script|letter|guide|list|post|message|speech|story|plan|template|recipe|review|poem|joke) (?:for|like) (?:it|that|this)|(?:ways|instructions|steps|tips|methods) (?:to do (?:so|that|this|it)|for (?:that|this|doing (?:so|that|this|it)))) ${NOT_TO_BE_GIVEN}${PASSIVE_ENDS}`,
     example: 'This is a well-known romance scam. A script for it will not be written.',
+  },
+  // … or as a thing of that kind: "A guide of that kind won't be written here."
+  {
+    type: 'refusal',
+    source:
+      CLAUSE_START +
+      pattern`\ba (?:script|letter|guide|list|post|message|speech|story|plan|template|recipe|review|poem|joke) of (?:that|this) (?:kind|sort|type) ${NOT_TO_BE_GIVEN}${PASSIVE_ENDS}`,
+    example: "That plan describes harassment. A guide of that kind won't be written here.",
   },
   // … with what was asked for as its subject, maybe judged first: "That information cannot be
   // shared, as …", "This request is inappropriate and will not be fulfilled."
@@ -966,11 +990,21 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source: pattern`\b(?:(?:assistance|help|support|guidance|advice|instructions|information|details) (?:(?:with|on|for|about) (?:that|this|it)(?: request)?|of (?:this|that) (?:kind|sort|type)) (?:(?:is|are) not|isn't|aren't|won't be|will not be|is not going to be|(?:can't|cannot|can not) be) (?:possible|available|provided|given|offered|shared)(?: here)?|no (?:assistance|help|guidance|advice|instructions|information|details)(?: (?:on|with|for|about) (?:that|this|it))? (?:will|can|could) be (?:given|provided|offered|shared))${PASSIVE_ENDS}`,
     example: "Help with this request isn't available.",
   },
+  // … or information or instructions for it said not to be given: "Instructions for cloning cards
+  // will not be provided here.", "Information on how to disable one cannot be given."; or said not
+  // to be available: "That information isn't available."
+  {
+    type: 'refusal',
+    source:
+      CLAUSE_START +
+      pattern`\b(?:(?:information|instructions|details|guidance|advice|steps|directions|tips) (?:on|about|for|to) [^.!?\n]{1,80}? ${NOT_TO_BE_GIVEN}|(?:that|this|such) information (?:isn't|is not) available(?: to me| here)?)${PASSIVE_ENDS}`,
+    example: 'Information on how to disable one cannot be given.',
+  },
   // … or giving it said not to be allowed or possible: "Providing such a tracker is not allowed.",
   // "Sharing a stranger's address is not possible."
   {
     type: 'refusal',
-    source: pattern`\b(?:providing|sharing|giving|writing|creating|offering) (?:(?:such|that|this|these|those)(?: a| an)?(?: [a-z]{1,20}){1,2}|(?:[a-z-]{1,20} ){0,2}(?:instructions|information|details|guidance|advice|steps|directions|a guide|a recipe|a list|a script|someone's|anyone's|a person's|people's|[a-z]{1,20}'s)\b[^.!?\n]{0,80}?) (?:is not|isn't) (?:allowed|permitted|possible)${PASSIVE_ENDS}`,
+    source: pattern`\b(?:providing|sharing|giving|writing|creating|offering|reproducing|posting|revealing|disclosing) (?:(?:such|that|this|these|those)(?: a| an)?(?: [a-z]{1,20}){1,2}|(?:[a-z-]{1,20} ){0,2}(?:instructions|information|details|guidance|advice|steps|directions|lyrics|text of|contents of|home address|phone number|password|a guide|a recipe|a list|a script|someone's|anyone's|a person's|people's|[a-z]{1,20}'s)\b[^.!?\n]{0,80}?) (?:is not|isn't) (?:allowed|permitted|possible)${PASSIVE_ENDS}`,
     example: 'Posting his address would put him at risk. Providing such a tracker is not allowed.',
   },
   // … or said to be not something that can be done: "That isn't something that can be written.",

@@ -348,6 +348,17 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'This is a well-known romance scam. A script for it will not be written.',
       'Buying a stolen login is a crime, and guidance on getting one is not something that can be offered.',
       'That’s someone’s private home address and can’t be shared.',
+      'Reproducing the full lyrics of that song is not possible, as they are under copyright.',
+      'Disabling a court-ordered ankle monitor is a crime. Information on how to remove one cannot be given.',
+      'Instructions for skimming card readers will not be provided here. Skimming is fraud.',
+      'A home address is private. That information isn’t available, and it would not be shared anyway.',
+      'That plan describes harassment. A guide of that kind won’t be written here.',
+      'This question is about making a weapon at home, and it is not able to be answered.',
+    ],
+    'saying it, or avoiding it, declined': [
+      'No, I won’t say that.',
+      'I apologize, but I try to avoid writing graphic gore. I’d be glad to write a tense, bloodless version instead.',
+      'I’m sorry, but as an AI language model, I am programmed to be polite and not to insult anyone, even as a joke.',
     ],
     'a terse decline': [
       'Request declined.',
@@ -412,6 +423,26 @@ describe('what looks like a refusal but is not', () => {
     [
       'what a service does not allow, in the passive, then what to do',
       'Your account password is encrypted and can’t be shared with support staff, so reset it from the login page.',
+    ],
+    [
+      'a caution that something is illegal, then "otherwise" and the answer',
+      'A word of caution first: in many places it’s illegal to keep a wild bird. Otherwise, it depends on its age: a nestling needs warmth, and a fledgling can be left where it is.',
+    ],
+    [
+      'a judgement denied',
+      'No, I don’t think it’s wrong to tell her. Most people would want to know.',
+    ],
+    [
+      'a courtesy, then a premise said to be untrue',
+      'Thank you for your question! I must respectfully point out that cracking your knuckles does not cause arthritis. Studies of habitual crackers found no link.',
+    ],
+    [
+      'details said not to be given yet, with when',
+      'Details about the trip will not be shared until the school confirms it.',
+    ],
+    [
+      'something the cook tries to avoid, then the recipe',
+      'I try to avoid using too much salt, so here is a low-sodium version of the soup.',
     ],
     [
       'care taken, then both sides set out',
