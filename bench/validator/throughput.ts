@@ -10,9 +10,14 @@
  * joined with blank lines and cut to 2 KB, 10 KB and 1 MB.
  */
 import { loadavg } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
 import { createValidator } from '../../packages/validator/src/index.js';
 import { createReferenceValidator } from '../../packages/validator/src/validator.js';
 import { checkCommandLine, dataFolder, hardware, realResponses, textJoiner } from '../common.js';
+
+// as the qualm command runs: each regular expression compiled at its first run, not left in V8's
+// interpreter (see BENCHMARKS.md, "V8's regexp interpreter"); the patterns are compiled below
+setFlagsFromString('--regexp-tier-up-ticks=0');
 
 checkCommandLine(
   `
