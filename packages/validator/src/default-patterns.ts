@@ -155,6 +155,9 @@ const SENTENCE_START = String.raw`(?<=(?:(?<![\s\S])|[.!?:]\s{1,8}|\n\s{0,8}))`;
 
 // a no in the passive: "… will not be provided", "… can't be written here" (the sentence ends there)
 const NOT_TO_BE_GIVEN = String.raw`(?:won't|will not|can't|cannot|can not|isn't going to|is not going to|is not able to|isn't able to) be (?:provided|given|shared|created|written|produced|generated|offered|answered|done|fulfilled|processed|completed|supplied|made|assisted(?: with)?|helped with|accommodated|granted)(?: here| for you)?`;
+// a thing written for the request, named in a passive no: "A script for it will not be written."
+const WRITTEN_THING =
+  '(?:script|letter|guide|list|post|message|speech|story|plan|template|recipe|review|poem|joke)';
 // … at the start of a sentence or of a clause joined on after a judgement: "… is fraud, and this
 // request cannot be assisted."
 const CLAUSE_START = String.raw`(?<=(?:(?<![\s\S])|[.!?:;]\s{1,8}|\n\s{0,8}|,?\s{1,8}and\s{1,8}))`;
@@ -952,7 +955,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       CLAUSE_START +
-      pattern`\b(?:a (?:script|letter|guide|list|post|message|speech|story|plan|template|recipe|review|poem|joke) (?:for|like) (?:it|that|this)|(?:ways|instructions|steps|tips|methods) (?:to do (?:so|that|this|it)|for (?:that|this|doing (?:so|that|this|it)))) ${NOT_TO_BE_GIVEN}${PASSIVE_ENDS}`,
+      pattern`\b(?:a ${WRITTEN_THING} (?:for|like) (?:it|that|this)|(?:ways|instructions|steps|tips|methods) (?:to do (?:so|that|this|it)|for (?:that|this|doing (?:so|that|this|it)))) ${NOT_TO_BE_GIVEN}${PASSIVE_ENDS}`,
     example: 'This is a well-known romance scam. A script for it will not be written.',
   },
   // … or as a thing of that kind: "A guide of that kind won't be written here."
@@ -960,7 +963,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       CLAUSE_START +
-      pattern`\ba (?:script|letter|guide|list|post|message|speech|story|plan|template|recipe|review|poem|joke) of (?:that|this) (?:kind|sort|type) ${NOT_TO_BE_GIVEN}${PASSIVE_ENDS}`,
+      pattern`\ba ${WRITTEN_THING} of (?:that|this) (?:kind|sort|type) ${NOT_TO_BE_GIVEN}${PASSIVE_ENDS}`,
     example: "That plan describes harassment. A guide of that kind won't be written here.",
   },
   // … with what was asked for as its subject, maybe judged first: "That information cannot be
