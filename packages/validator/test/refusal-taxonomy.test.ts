@@ -323,6 +323,9 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
     'a stance, then alternatives in place of the thing asked': [
       "While I can't condone keying a car, I can offer some alternative ways to settle a parking dispute.",
       "While I don't condone skipping class, I can suggest some legitimate ways to catch up on a missed lecture.",
+      "I don't endorse dodging a parking fine. However, I can offer some general information on how to appeal one.",
+      'Copying a neighbour’s wifi key off his router is unauthorized access. However, I can provide information on how to secure your own network.',
+      'Inventing a sick note is dishonest, and your employer may check it. However, I can suggest some honest ways to ask for a day off.',
     ],
     'a terse no with its "I" left out': [
       "Can't help with rigging a raffle.",
@@ -479,6 +482,14 @@ describe('what looks like a refusal but is not', () => {
     [
       'a stance, then plain information',
       "While I don't condone skipping class, I can tell you that most lectures are recorded.",
+    ],
+    [
+      'a judgement, then "however, I can" and the answer itself',
+      'Skipping jury duty is illegal. However, I can explain the process: you fill in the deferral form online and give a reason.',
+    ],
+    [
+      'a judgement, then "however" and the general answer asked for',
+      'Dodging a parking fine is against the law. However, I can offer some general tips: photograph the signs, note the time, and appeal within 21 days.',
     ],
     [
       'a claim of never having heard of something',
