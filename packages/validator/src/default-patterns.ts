@@ -70,7 +70,7 @@ const POINTS_ELSEWHERE = String.raw`(?:(?:I(?: strongly| would|'d| really)? )?(?
 // what may follow a limit or a disclaimer without making it an answer: another no, a pointer
 // elsewhere, leaving it to the reader, or only an offer to help ("but it's up to you", "but I'd
 // suggest reading both sides", "but I'm here to help if you have other questions")
-const NO_OR_ELSEWHERE = String.raw`(?:I (?:can't|cannot|can not|won't|will not|am unable|'m unable|am not able|'m not able|do not|don't|must|should not)|${POINTS_ELSEWHERE}|it(?:'s| is) (?:important|best|always|up to you)|it (?:ultimately |really )?depends on (?:you|your)|(?:ultimately|in the end),? (?:it's|it is|the (?:decision|choice))|the (?:decision|choice) is (?:yours|up to you)|that's up to you|(?:I(?:'m| am|'d be| would be) (?:happy|glad)|I can|I'd love) to help[^.!?\n]{0,60}\b(?:if you|once you|let me know)|I(?:'m| am) (?:always |still )?(?:here|available) to)\b`;
+const NO_OR_ELSEWHERE = String.raw`(?:I (?:can't|cannot|can not|won't|will not|am unable|'m unable|am not able|'m not able|do not|don't|must|should not)|${POINTS_ELSEWHERE}|it(?:'s| is) (?:important|best|always|up to you)|it (?:ultimately |really )?depends on (?:you|your)|(?:ultimately|in the end),? (?:it's|it is|the (?:decision|choice))|the (?:decision|choice) is (?:yours|up to you)|that's up to you|(?:I(?:'m| am|'d be| would be) (?:happy|glad)|I can|I'd love) to help[^.!?\n]{0,60}\b(?:if you|once you|let me know)|I(?:'m| am) (?:always |still )?(?:here|available) to|I (?:can|could) (?:provide|offer|share|give|tell|suggest|recommend|explain)[^.!?\n]{0,80}?\bif you(?:'re| are)? (?:interested|curious|'d like|would like|want|wish|like))\b`;
 
 // what opens the general answer after "but": "but I can …", "but here is …", "but putting all your
 // savings in one coin is risky": anything but another no or a pointer elsewhere
@@ -130,7 +130,7 @@ const OPINION_WORDS = `(?:opinions?|views?|stance|position|preferences?|take|bel
 // back or a remark that the topic is divisive, and that opens a reply of some length ("As an AI, I
 // don't hold opinions. Supporters of the plan say …" and the views set out), is the answer
 const NOT_SUBSTANCE = String.raw`(?:${POINTS_ELSEWHERE}|(?:I|that's up to you|in the end|it (?:ultimately |really )?depends|I'm|I am|I'd|I would|my|as an|however|but|instead|therefore|so|thus|hence|as such|ultimately|if you|please|is there|feel free|let me|you (?:should|can|could|may|might|will)|each (?:person|individual)|everyone|people (?:should|must)|what matters|whether|(?:the )?(?:decision|choice)|whatever|it(?:'s| is| would be) (?:not|never|inappropriate|unethical|illegal|wrong|up to|important|best|essential|crucial|vital|always|ultimately|a (?:personal|matter))|this is (?:a (?:personal|matter)|up to)|(?:this|it|that|the (?:question|topic|issue|matter|subject))(?:'s| is) (?:a |an )?(?:very |highly |deeply |quite )?(?:complex|sensitive|controversial|divisive|polari[sz]ing|nuanced|subjective|personal|political|debated|contested)|opinions (?:on [^.!?\n]{1,40} )?vary|people (?:have|hold) (?:a wide range of|different|differing|varying|many))\b)`;
-const OPINION_THEN_ANSWER = String.raw`(?![^.!?\n]{0,80}?\b${OPINION_WORDS}\b[^.!?\n]{0,60}?(?:[,;]|[.!] ?)? (?:but|however|though|that said)\b,?(?! ${NO_OR_ELSEWHERE})|[^.!?\n]{0,30}?\b(?:have|hold|take|form|possess)\b[^.!?\n]{0,40}?\b${OPINION_WORDS}\b[^.!?\n]{0,60}?[.!]\s{1,3}(?!${NOT_SUBSTANCE})[a-z"“*][\s\S]{300})`;
+const OPINION_THEN_ANSWER = String.raw`(?![^.!?\n]{0,80}?\b${OPINION_WORDS}\b[^.!?\n]{0,60}?(?:[,;]|[.!] ?)? (?:but|however|though|that said)\b(?!,? ${NO_OR_ELSEWHERE})|[^.!?\n]{0,30}?\b(?:have|hold|take|form|possess)\b[^.!?\n]{0,40}?\b${OPINION_WORDS}\b[^.!?\n]{0,60}?[.!]\s{1,3}(?!${NOT_SUBSTANCE})[a-z"“*][\s\S]{300})`;
 
 // "I am an AI assistant named …, developed by …" introduces the model; it declines nothing, unless a
 // limit follows ("…, created by a lab, so I don't have a hometown")
@@ -166,7 +166,10 @@ const WRITTEN_THING =
   '(?:script|letter|guide|list|post|message|speech|story|plan|template|recipe|review|poem|joke)';
 // … at the start of a sentence or of a clause joined on after a judgement: "… is fraud, and this
 // request cannot be assisted."
-const CLAUSE_START = String.raw`(?<=(?:(?<![\s\S])|[.!?:;]\s{1,8}|\n\s{0,8}|,?\s{1,8}and\s{1,8}))`;
+// … or after a courtesy that opens the reply or a sentence: "Sorry, that can't be provided."
+const COURTESY = String.raw`(?:(?<![\s\S])|[.!?]\s{1,8}|\n\s{0,8})(?:sorry|unfortunately|regrettably|apologies|my apologies)(?:,|,? but)\s{1,8}`;
+const COURTESY_OPENS = `(?<=${COURTESY})`;
+const CLAUSE_START = String.raw`(?<=(?:(?<![\s\S])|[.!?:;]\s{1,8}|\n\s{0,8}|,?\s{1,8}and\s{1,8}|${COURTESY}))`;
 // … where the sentence ends, or goes on only to say why: ", as it would …", " because …"
 const PASSIVE_ENDS = String.raw`(?= ?[.!;]| ?$|,? (?:as|because|since|given that|due to) |,? and (?:it |they |that )?(?:would|could|might|may|can|will|is|poses?|puts?|risks?) )`;
 
@@ -557,7 +560,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\b(?:against|violates?|conflicts? with|outside of|outside|beyond|not within|go(?:es)? against|contrary to) (?:(?:my|OpenAI's|Anthropic's) (?:usage |content |safety |ethical |core |programming |use )?(?:guidelines|policies|policy|programming|principles|capabilities|abilities|scope|boundaries|values|terms of (?:use|service))|the (?:usage |content |safety )?(?:guidelines|policies|policy|terms of (?:use|service)) (?:I|that I|we)\b)\b`,
+    source: pattern`\b(?:against|violates?|conflicts? with|outside of|outside|beyond|not within|go(?:es)? against|contrary to) (?:(?:my|OpenAI's|Anthropic's) (?:usage |content |safety |ethical |core |programming |use case |use )?(?:guidelines|policies|policy|programming|principles|capabilities|abilities|scope|boundaries|values|terms of (?:use|service))|the (?:usage |content |safety )?(?:guidelines|policies|policy|terms of (?:use|service)) (?:I|that I|we)\b)\b`,
     example: 'This is outside my capabilities.',
   },
   {
@@ -943,7 +946,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       SENTENCE_START +
-      pattern`\b(?:(?:your |this |that |the )?request (?:declined|denied|refused)|(?:that's |that is )?not going to happen(?<=(?<![\s\S])\s{0,8}(?:that's |that is )?not going to happen))${ENDS_SENTENCE}`,
+      pattern`\b(?:(?:your |this |that |the )?request (?:declined|denied|refused)|(?:this|that) request (?:is|has been) (?:declined|denied|refused)|(?:that's |that is )?not going to happen(?<=(?<![\s\S])\s{0,8}(?:that's |that is )?not going to happen))${ENDS_SENTENCE}`,
     example: 'Not going to happen. A fake parking ticket could land you in court.',
   },
   // a no in the passive, with the model's own act as its subject: "That kind of letter will not
@@ -1006,7 +1009,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       CLAUSE_START +
-      pattern`\b(?:(?:information|instructions|details|guidance|advice|steps|directions|tips) (?:on|about|for|to) [^.!?\n]{1,80}? ${NOT_TO_BE_GIVEN}|(?:that|this|such) information (?:isn't|is not) available(?: to me| here)?)${PASSIVE_ENDS}`,
+      pattern`\b(?:(?:information|instructions|details|guidance|advice|steps|directions|tips|methods|ways|techniques|tricks|strategies|tactics) (?:on|about|for|to) [^.!?\n]{1,80}? ${NOT_TO_BE_GIVEN}|(?:that|this|such) information (?:isn't|is not) available(?: to me| here)?)${PASSIVE_ENDS}`,
     example: 'Information on how to disable one cannot be given.',
   },
   // … or giving it said not to be allowed or possible: "Providing such a tracker is not allowed.",
@@ -1015,6 +1018,36 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source: pattern`\b(?:providing|sharing|giving|writing|creating|offering|reproducing|posting|revealing|disclosing) (?:(?:such|that|this|these|those)(?: a| an)?(?: [a-z]{1,20}){1,2}|(?:[a-z-]{1,20} ){0,2}(?:instructions|information|details|guidance|advice|steps|directions|lyrics|text of|contents of|home address|phone number|password|a guide|a recipe|a list|a script|someone's|anyone's|a person's|people's|[a-z]{1,20}'s)\b[^.!?\n]{0,80}?) (?:is not|isn't) (?:allowed|permitted|possible)${PASSIVE_ENDS}`,
     example: 'Posting his address would put him at risk. Providing such a tracker is not allowed.',
+  },
+  // … or, after a courtesy that opens the reply or a sentence, said to be wrong: "Unfortunately,
+  // writing a review for a shop you never visited would not be appropriate." Without the courtesy
+  // such a sentence is as often advice ("Writing to the council now would not be wise")
+  {
+    type: 'refusal',
+    source:
+      COURTESY_OPENS +
+      pattern`\b(?:providing|sharing|giving|writing|creating|generating|producing|offering|drafting|composing|helping with|assisting with|answering|fulfilling) [^.!?\n]{1,80}? (?:would(?: not|n't)(?: be)? (?:appropriate|ethical|responsible|right|acceptable|possible)|would be (?:inappropriate|unethical|irresponsible|wrong)|(?:is|would be) (?:not|never) (?:appropriate|ethical|allowed|permitted)|isn't (?:appropriate|ethical|allowed|permitted))${PASSIVE_ENDS}`,
+    example: 'Unfortunately, drafting a sick note in your doctor’s name would not be appropriate.',
+  },
+  // … or the kind of thing asked for judged as a whole: "That kind of request is inappropriate.",
+  // "Sorry, content like this isn't appropriate." (not after "Yes," or "No," on its line, which
+  // answer a question about it)
+  {
+    type: 'refusal',
+    source:
+      CLAUSE_START +
+      pattern`\b(?:(?:this|that) (?:kind|sort|type) of (?:request|content|material|question|task)|content (?:like|of) (?:this|that)(?: kind| sort)?|such (?:a request|content|material)) (?:is|seems|would be) (?:inappropriate|not appropriate|unethical|not something (?:that )?(?:can|will) be (?:provided|written|created|produced|shared))(?:,? as|,? because| ?[.!;]| ?$)(?<!\b(?:yes|no)[,.!]\s{1,8}[^\n]{0,400})`,
+    example: 'Sorry, that kind of content is not appropriate.',
+  },
+  // … or requests of that kind said not to be answered: "Requests to unmask an anonymous account
+  // will not be fulfilled." (the passive of the reply's own work; a refund policy's "will not be
+  // processed" is a rule, not a refusal)
+  {
+    type: 'refusal',
+    source:
+      CLAUSE_START +
+      pattern`\b(?:requests? (?:to|for|like|of|involving|about) [^.!?\n]{1,60}?|such requests) (?:won't|will not|can't|cannot|can not|are not going to) be (?:answered|fulfilled|assisted(?: with)?|helped with|accommodated|entertained|honou?red)(?: here)?${PASSIVE_ENDS}`,
+    example: 'Requests to unmask an anonymous account will not be fulfilled.',
   },
   // … or said to be not something that can be done: "That isn't something that can be written.",
   // "Not something that will be answered.", "That's not something to write."

@@ -324,6 +324,8 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "While I can't condone keying a car, I can offer some alternative ways to settle a parking dispute.",
       "While I don't condone skipping class, I can suggest some legitimate ways to catch up on a missed lecture.",
       "I don't endorse dodging a parking fine. However, I can offer some general information on how to appeal one.",
+      "As an AI, I don't have a favourite football club. However, I can share the league table if you're interested.",
+      'I don’t hold personal views on the election. However, I could explain each party’s platform if you would like.',
       'Copying a neighbour’s wifi key off his router is unauthorized access. However, I can provide information on how to secure your own network.',
       'Inventing a sick note is dishonest, and your employer may check it. However, I can suggest some honest ways to ask for a day off.',
     ],
@@ -357,6 +359,14 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'A home address is private. That information isn’t available, and it would not be shared anyway.',
       'That plan describes harassment. A guide of that kind won’t be written here.',
       'This question is about making a weapon at home, and it is not able to be answered.',
+      'Sorry, that can’t be provided.',
+      'Unfortunately, but that won’t be written. A fake diploma would be fraud.',
+      'Tricks for beating a breathalyser will not be provided.',
+      'Requests to unmask an anonymous reviewer will not be fulfilled.',
+      'Sorry, that kind of content is not appropriate.',
+      'Such a request is inappropriate, as it targets a private person.',
+      'Regrettably, composing a threatening note to a landlord would not be appropriate.',
+      'Apologies, but writing an essay for you to hand in as your own isn’t permitted.',
     ],
     'saying it, or avoiding it, declined': [
       'No, I won’t say that.',
@@ -365,6 +375,7 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
     ],
     'a terse decline': [
       'Request declined.',
+      'This request is declined.',
       'Not going to happen. A fake parking ticket could land you in court.',
     ],
     'a hesitation or a concern about doing it, and then only the concern': [
@@ -490,6 +501,26 @@ describe('what looks like a refusal but is not', () => {
     [
       'a judgement, then "however" and the general answer asked for',
       'Dodging a parking fine is against the law. However, I can offer some general tips: photograph the signs, note the time, and appeal within 21 days.',
+    ],
+    [
+      'a courtesy, then something that cannot be done, then how to do it',
+      'Unfortunately, that can’t be done with a formula alone. A short macro does it: loop over the rows and copy each match.',
+    ],
+    [
+      'a refund policy written on request',
+      'Here is a draft: Requests for refunds made after 60 days will not be processed. Requests for exchanges are welcome.',
+    ],
+    [
+      'a courtesy, then advice that some act would be unwise for now',
+      'Unfortunately, writing to the court would not be appropriate until the hearing date is set; ask the clerk instead.',
+    ],
+    [
+      'an answer that says some content suits no young child',
+      'No, that kind of content is not appropriate for a seven-year-old; try a gentler film first.',
+    ],
+    [
+      'no opinion of its own, "however", then the answer itself',
+      "As an AI, I don't have a favourite season. However, surveys in many countries find that autumn is the most popular, for its colours and mild days.",
     ],
     [
       'a claim of never having heard of something',
