@@ -125,6 +125,9 @@ describe('QA metrics', () => {
       isExplicitAbstention('Step 1 … Therefore, I don’t have enough information to answer.'),
     ).toBe(true);
     expect(isExplicitAbstention('The answer is 42.')).toBe(false);
+    expect(isExplicitAbstention('I looked through the notes. I don’t know.')).toBe(true);
+    expect(isExplicitAbstention("I don't know the answer!")).toBe(true);
+    expect(isExplicitAbstention("I don't know why, but the shop closed at six.")).toBe(false);
   });
 });
 

@@ -413,6 +413,28 @@ describe('hedging layer', () => {
     }
   });
 
+  it('reads a bare "I don\'t know" as an admission, and not being sure or guessing as a hedge', () => {
+    for (const answer of ["I don't know.", 'I honestly do not know for sure.']) {
+      expect(assess(answer), answer).toMatchObject({ nonAnswer: true, hedged: false });
+      expect(assess(answer).cues.map((cue) => cue.kind)).toEqual(['admission']);
+    }
+    for (const answer of [
+      "I'm not sure, maybe the pottery class was on Thursday?",
+      'Possibly the blue kettle, I guess.',
+      'If I remember correctly, your cousin moved to Leeds.',
+    ]) {
+      expect(assess(answer), answer).toMatchObject({ nonAnswer: false, hedged: true, doubt: 0.3 });
+      expect(assess(answer).cues.map((cue) => cue.kind)).toEqual(['hedge']);
+    }
+    // knowing, or not knowing why, on the way to an answer commits to it
+    for (const answer of [
+      "I don't know why, but the class moved to Thursday.",
+      'You bought the blue kettle in March.',
+    ]) {
+      expect(assess(answer), answer).toMatchObject({ nonAnswer: false, hedged: false });
+    }
+  });
+
   it('calls an answer that asks as much as it says a non-answer', () => {
     const guide = [
       'Let me help you work it out.',

@@ -105,7 +105,7 @@ function ratio(part: number, whole: number): number {
 
 // the reader's own "I don't know", read from the end of its answer where the conclusion is
 const explicitAbstention =
-  /\b(?:I (?:don't|do not) have enough information|(?:the )?information provided is not enough|there is not enough information|not enough information (?:to|in the)|insufficient information to|I (?:cannot|can't|am unable to) (?:determine|answer|find)|(?:cannot|can't) be determined|no (?:relevant )?information (?:about|on|regarding) )/i;
+  /\b(?:I (?:don't|do not) have enough information|(?:the )?information provided is not enough|there is not enough information|not enough information (?:to|in the)|insufficient information to|I (?:cannot|can't|am unable to) (?:determine|answer|find)|(?:cannot|can't) be determined|no (?:relevant )?information (?:about|on|regarding) |I (?:really |honestly )?(?:don't|do not) know(?: the answer)?(?: ?[.!]| ?$))/i;
 const conclusionLength = 400;
 
 /**

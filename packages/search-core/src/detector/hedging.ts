@@ -5,8 +5,9 @@ import { type PatternInput, phrase } from '@qualm/validator';
  *
  * - `ask`: turns the question back to the user ("Could you remind me …?", "Think back to …");
  * - `admission`: says the information is missing ("there is no mention of …", "you did not say …",
- *   "I can't determine …"), unless the same sentence goes on to infer an answer;
- * - `hedge`: estimates and assumptions ("assuming …", "roughly", "my educated guess");
+ *   "I can't determine …", "I don't know."), unless the same sentence goes on to infer an answer;
+ * - `hedge`: estimates, assumptions and not being sure ("assuming …", "my educated guess", "I'm not
+ *   sure", "I guess");
  * - `offer`: offers more ("feel free to share …", "let me know if …", "if you have more details …",
  *   "Would you like me to …?", "Is there anything else …?");
  * - `preamble`: announces the work ("To answer this, I'll follow these steps:");
@@ -81,6 +82,8 @@ export const ADMISSION_PATTERNS: readonly string[] = [
   String.raw`\bnot (?:explicitly |specifically |directly )?(?:mentioned|provided|specified|stated|given) (?:in|anywhere)\b`,
   String.raw`\b(?:cannot|can't|can not|unable to|not able to|impossible to|not possible to|difficult to|hard to) (?:be )?(?:determine|determined|answer|find|know|tell|say|calculate|confirm|infer|identify) (?:for (?:sure|certain) )?(?:exactly |precisely |the exact |how|what|which|when|where|who|whether|if|this|that|from|with|based|without|the answer)`,
   String.raw`\bno (?:information|record|mention|data|details) (?:about|of|on|regarding)\b`,
+  // "I don't know." said as a whole, not "I don't know why, but …"
+  String.raw`\bI (?:really |honestly |just )?(?:don't|do not) know(?: (?:for sure|for certain|the answer))?(?= ?[.!;]| ?$)`,
   String.raw`\b(?:without|lacking) (?:more|further|additional|specific) (?:information|details|context)\b`,
 ];
 
@@ -89,6 +92,9 @@ export const HEDGE_PATTERNS: readonly string[] = [
   String.raw`\b(?:assum(?:e|ing|ption|ptions)|rough (?:estimate|idea)|ballpark|educated guess|my best guess)\b`,
   String.raw`\b(?:typically|usually) (?:take|takes|last|lasts|cost|costs|range)\b`,
   String.raw`\bdepends? (?:on|upon) (?:your|the) (?:individual|personal|specific|own) (?:circumstances|situation|needs|preferences|schedule|habits)\b`,
+  // not being sure, guessing and recalling in the first person: "I'm not sure, maybe Denver",
+  // "Possibly the 12th, I guess" (a bare "maybe" or "possibly" is too often a figure of speech)
+  String.raw`\b(?:I(?:'m| am) not (?:sure|certain|positive)|I (?:guess|suppose)|if I (?:remember|recall) (?:correctly|right))\b`,
 ];
 
 /** Offers of more. */
