@@ -136,6 +136,17 @@ const OPINION_THEN_ANSWER = String.raw`(?![^.!?\n]{0,80}?\b${OPINION_WORDS}\b[^.
 // limit follows ("…, created by a lab, so I don't have a hometown")
 const SELF_INTRODUCTION = String.raw`(?! (?:assistant |language model |model |chatbot )?(?:named|called|(?:developed|created|built|made|trained) by)\b(?![^.!?\n]{0,60}?,? (?:so|and|which means) I (?:don't|do not|can't|cannot|have no)\b))`;
 
+// "As an AI, I don't have a family of my own, but here's a message you could send": what the model
+// is or lacks, then the thing asked handed over in the same sentence ("but here's", "so here is",
+// "but here goes", "but if I had to pick: …"), is an answer. Not when the no is an act declined
+// ("I cannot provide that script, but here is a safer one" stays a partial refusal)
+const DECLINED_ACT = String.raw`(?:can't|cannot|can not|won't|will not|unable to|not able to|not going to|not allowed to|not permitted to) (?:provide|write|help|assist|create|generate|give|share|answer|offer|produce|make|compose|draft|complete|fulfil|comply|engage|support|condone|endorse|recommend|reveal|disclose|discuss|do that|do this|participate)\b`;
+const NATURE_THEN_ANSWER_BODY = String.raw`(?:(?!\b(?:${DECLINED_ACT}|(?:ability|capacity|permission|means) to\b))[^.!?\n]){0,120}?,? (?:but|so) (?:here(?:['’]s| is| are| goes| be)|if I (?:had|have|must|were) to (?:pick|choose|guess|say))\b`;
+const NATURE_THEN_ANSWER = `(?!${NATURE_THEN_ANSWER_BODY})`;
+// … and in the first person, what the model lacks or does not do by its nature: "I don't have a
+// family, but here's …", "I don't eat, but if I had to pick: …"
+const LACK_THEN_ANSWER = String.raw`(?!(?:have|possess|own|eat|drink|experience|celebrate|sleep)\b${NATURE_THEN_ANSWER_BODY})`;
+
 // "Remember, I'm just an AI and …" reminds the reader of a disclaimer made alongside an answer
 const REMINDED = String.raw`(?<!\b(?:remember|mind|again)[,:]?\s)`;
 
@@ -160,7 +171,7 @@ const ENDS_SENTENCE = String.raw`(?= ?[.!;]| ?$)`;
 const SENTENCE_START = String.raw`(?<=(?:(?<![\s\S])|[.!?:]\s{1,8}|\n\s{0,8}))`;
 
 // a no in the passive: "… will not be provided", "… can't be written here" (the sentence ends there)
-const NOT_TO_BE_GIVEN = String.raw`(?:won't|will not|can't|cannot|can not|isn't going to|is not going to|is not able to|isn't able to) be (?:provided|given|shared|created|written|produced|generated|offered|answered|done|fulfilled|processed|completed|supplied|made|assisted(?: with)?|helped with|accommodated|granted)(?: here| for you)?`;
+const NOT_TO_BE_GIVEN = String.raw`(?:won't|will not|can't|cannot|can not|isn't going to|is not going to|is not able to|isn't able to) be (?:provided|given|shared|created|written|drafted|composed|produced|generated|offered|answered|done|fulfilled|processed|completed|supplied|made|assisted(?: with)?|helped with|accommodated|granted)(?: here| for you)?`;
 // a thing written for the request, named in a passive no: "A script for it will not be written."
 const WRITTEN_THING =
   '(?:script|letter|guide|list|post|message|speech|story|plan|template|recipe|review|poem|joke)';
@@ -168,10 +179,11 @@ const WRITTEN_THING =
 // request cannot be assisted."
 // … or after a courtesy that opens the reply or a sentence: "Sorry, that can't be provided."
 const COURTESY = String.raw`(?:(?<![\s\S])|[.!?]\s{1,8}|\n\s{0,8})(?:sorry|unfortunately|regrettably|apologies|my apologies)(?:,|,? but)\s{1,8}`;
-const COURTESY_OPENS = `(?<=${COURTESY})`;
-const CLAUSE_START = String.raw`(?<=(?:(?<![\s\S])|[.!?:;]\s{1,8}|\n\s{0,8}|,?\s{1,8}and\s{1,8}|${COURTESY}))`;
+// … or the reply's first words, with or without a courtesy before them
+const COURTESY_OR_START = `(?<=(?:(?<![\\s\\S])|${COURTESY}))`;
+const CLAUSE_START = String.raw`(?<=(?:(?<![\s\S])|[.!?:;]\s{1,8}|\n\s{0,8}|,?\s{1,8}(?:and|so)\s{1,8}|${COURTESY}))`;
 // … where the sentence ends, or goes on only to say why: ", as it would …", " because …"
-const PASSIVE_ENDS = String.raw`(?= ?[.!;]| ?$|,? (?:as|because|since|given that|due to) |,? and (?:it |they |that )?(?:would|could|might|may|can|will|is|poses?|puts?|risks?) )`;
+const PASSIVE_ENDS = String.raw`(?= ?[.!;]| ?$|,? (?:as|because|since|given that|due to|regardless of|even (?:if|in|when|within|as)|no matter|under any|in any (?:form|way|case|context)) |,? and (?:it |they |that )?(?:would|could|might|may|can|will|is|poses?|puts?|risks?) )`;
 
 // a stance: "I cannot condone …", "I won't be encouraging …"
 const STANCE = String.raw`I(?: cannot| can't| can not| will not| won't| do not| don't| am not going to|'m not going to)(?: in good conscience| personally| ethically)? (?:condone|endorse|encourage|promote|advocate|support|be (?:condoning|endorsing|encouraging|promoting|supporting))\b`;
@@ -261,7 +273,7 @@ const HELP_IDIOMS = 'but|thinking|feeling|wondering|noticing|laughing|myself|it'
 
 // verbs after "I cannot" that are idioms, memory, certainty or feelings, not a refusal of a task;
 // the certainty ones are low_confidence, the memory ones hallucination_risk
-const NOT_A_REFUSAL_VERB = String.raw`(?!(?:help (?:${HELP_IDIOMS})|believe|wait|imagine|stress|emphasi[sz]e|overstate|overemphasi[sz]e|underscore|thank|stand|stop|resist|agree|complain|seem|remember|recall|recollect|guarantee|promise|verify|confirm|double-check|predict (?:the (?:future|market|stock market|markets)\b|[^.!?\n]{0,40}\bwith (?:any )?(?:certainty|confidence|precision|accuracy)\b)|be (?:sure|certain|100|more|happier|prouder|sure)|say(?! (?:mean|hurtful|offensive|cruel|nasty|derogatory|hateful|demeaning|insulting|disparaging|racist|sexist|rude) (?:things|words|remarks|comments|stuff)\b)|tell you how (?:much|many)|think of|speak for|find (?:the words|a (?:better|good) way)|go wrong|miss|beat|lose|sleep|breathe|lie|bore|sugarcoat|pretend (?:to know|that I)|waste|forget|judge|repeat|rehash|belabou?r|spoil|keep you|take (?:long|much)|go into (?:all|every|too)|get (?:enough|over|it)|decide (?:which|whether|between)|tell (?:which|whether|if|for (?:sure|certain)|the difference|exactly)|know|understand|recommend [^.!?\n]{0,40}\benough|(?:be )?hold(?:ing)? back|hesitat[a-z]{0,3}|tolerate|shy away|censor|filter|lecture|moralize|mince|deny|condemn|refuse (?:any|your|to answer any)|(?:be )?(?:condon|endors|encourag|promot|advocat|support)[a-z]{0,6}(?!,? (?:or|nor) (?:assist|help|provid|facilitat|participat|engag|giv|offer|shar|creat|writ|generat|produc|comply|fulfil)))\b)`;
+const NOT_A_REFUSAL_VERB = String.raw`(?!(?:help (?:${HELP_IDIOMS})|believe|wait|imagine|stress|emphasi[sz]e|overstate|overemphasi[sz]e|underscore|thank|stand|stop|resist|agree|complain|seem|remember|recall|recollect|guarantee|promise|verify|confirm|double-check|predict (?:the (?:future|market|stock market|markets)\b|[^.!?\n]{0,40}\bwith (?:any )?(?:certainty|confidence|precision|accuracy)\b)|be (?:sure|certain|100|more|happier|prouder|sure)|say(?! (?:mean|hurtful|offensive|cruel|nasty|derogatory|hateful|demeaning|insulting|disparaging|racist|sexist|rude) (?:things|words|remarks|comments|stuff)\b)|tell you how (?:much|many)|think of|speak for|find (?:the words|a (?:better|good) way)|go wrong|miss|beat|lose|sleep|breathe|lie|bore|sugarcoat|pretend (?:to know|that|there(?:['’]s| is| are| isn['’]t)|it(?:['’]s| is| was)|this is|otherwise)|waste|forget|judge|repeat|rehash|belabou?r|spoil|keep you|take (?:long|much)|go into (?:all|every|too)|get (?:enough|over|it)|decide (?:which|whether|between)|tell (?:which|whether|if|for (?:sure|certain)|the difference|exactly)|know|understand|recommend [^.!?\n]{0,40}\benough|(?:be )?hold(?:ing)? back|hesitat[a-z]{0,3}|tolerate|shy away|censor|filter|lecture|moralize|mince|deny|condemn|refuse (?:any|your|to answer any)|(?:be )?(?:condon|endors|encourag|promot|advocat|support)[a-z]{0,6}(?!,? (?:or|nor) (?:assist|help|provid|facilitat|participat|engag|giv|offer|shar|creat|writ|generat|produc|comply|fulfil)))\b)`;
 
 // the negations of "I do / don't" that say no only with a verb of giving or taking part
 const DO_NOT_VERBS = `(?:engage|assist|provide|create|produce|generate|write|help(?! (?:${HELP_IDIOMS}))|share|facilitate|feel comfortable|feel (?:right|good|okay|ok) (?:about )?(?:helping|assisting|providing|writing|sharing|doing|giving|creating)|think (?:I (?:can|should|could)|(?:that|this|it)(?:'s| is) (?:something|a (?:question|request|topic)) I (?:can|should|could)|it(?:'s| is| would be) (?:appropriate|right|wise|responsible|ethical|a good idea))|have (?:the ability|access|any (?:(?:specific|relevant|reliable|detailed|further|additional|current|up-to-date|personal|real-time) )?(?:information|data|details|knowledge|records|way)|(?:enough |sufficient |adequate |the necessary |relevant |detailed |specific |reliable |much |accurate )?(?:information|info|data|details|knowledge|records|context)(?: (?:about|on|regarding|to|of)|(?= ?[.,;!]| ?$))|(?:that|this|those|these|such)(?: kind of| specific| particular| exact)? (?:information|data|details|info|figures|numbers|specifics|knowledge|records?)\\b|(?:current |up-to-date |specific |exact )?(?:pricing|prices|price (?:information|details)|opening hours|(?:a |any )?records? of)\\b|personal|real-world|the capability|the means|feelings|opinions|emotions|beliefs|preferences|a (?:personal|physical)|a way to|the (?:specific |exact |precise |relevant |necessary |requested |current )?(?:information|data|details|knowledge|answer|facts|figures|numbers|specifics|statistics|schedule|timetable|opening hours|menu|phone number|contact details|password))|have (?:any )?(?:memory|memories|recollection) of|retain (?:any )?(?:memories|memory|personal (?:details|information)|information|details|anything) (?:between|from|of|across|after)|experience (?:any |real |human )?(?:feelings|emotions|loneliness|boredom|sadness|happiness|pain|fear|consciousness|time passing)|hold (?:personal )?(?:opinions|views|beliefs)|take (?:a |any )?(?:personal |political )?(?:sides?|stance|position)s?|want to (?:help(?! (?:${HELP_IDIOMS}))|say (?:anything |something |things |stuff )?(?:mean|hurtful|offensive|cruel|nasty|derogatory|hateful|demeaning|insulting|rude|unkind)|assist|contribute|facilitate|enable|be (?:part|involved)|(?:write|create|generate|produce|make) (?:something|anything|jokes?|content|material|insults?|a (?:joke|poem|story|post|message|review|song|roast)) (?:that|which|about|mocking|making fun|targeting|aimed|insulting|demeaning))|have (?:an|any|a good|a clear|a definite) answers? (?:to|for)|(?:give|offer|make|provide) (?:out )?(?:[a-z-]{2,16} ){0,2}(?:advice|recommendations|tips|picks|predictions|diagnoses)|possess|actually have|participate|take part|answer|respond)`;
@@ -343,7 +355,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       COMMITMENT +
-      pattern`\bI (?:do not|don't|really don't|do not really|will not|won't|cannot|can't|must not|should not|shouldn't)(?: actually| personally| really)? ${ADVICE_THEN_ANSWER}${REACH_THEN_ANSWER}${LIVE_THEN_ANSWER}${OPINION_THEN_ANSWER}${DO_NOT_VERBS}\b`,
+      pattern`\bI (?:do not|don't|really don't|do not really|will not|won't|cannot|can't|must not|should not|shouldn't)(?: actually| personally| really)? ${ADVICE_THEN_ANSWER}${REACH_THEN_ANSWER}${LIVE_THEN_ANSWER}${OPINION_THEN_ANSWER}${LACK_THEN_ANSWER}${DO_NOT_VERBS}\b`,
     example: 'I do not have any information about that ferry route.',
   },
   // a stance ("I cannot condone …") is a refusal unless the sentence goes on to "but" an answer
@@ -368,8 +380,15 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // declining outright
   {
     type: 'refusal',
-    source: pattern`\bI(?:'ll have to| will have to| must| have to| need to|'d have to| would have to| am going to have to|'m going to have to|'m going to| am going to| will|'ll| would| respectfully)? (?:respectfully |politely |kindly |firmly )?(?:decline|refuse|refrain from|pass on (?:this|that|answering|writing|providing|helping)|say no to (?:this|that|your|the request)|say no(?= ?[.!]| ?$)|sit this one out)\b(?! to (?:speculate|guess))`,
+    source: pattern`\bI(?:'ll have to| will have to| must| have to| need to|'d have to| would have to| am going to have to|'m going to have to|'m going to| am going to| will|'ll| would| respectfully)? (?:respectfully |politely |kindly |firmly )?(?:decline|refuse|refrain from|pass on (?:this|that|answering|writing|providing|helping|[a-z]{3,16}ing\b)|say no to (?:this|that|your|the request)|say no(?= ?[.!]| ?$)|sit this one out)\b(?! to (?:speculate|guess))`,
     example: 'I must respectfully decline to write this.',
+  },
+  // … as passing or skipping it: "I'm going to pass.", "I'll have to skip the crude jokes.", "…,
+  // so I'll skip writing it." (not "I'll skip the theory and get to the steps")
+  {
+    type: 'refusal',
+    source: pattern`\b(?:I(?:'ll have to| will have to| must| have to|'d have to| would have to|'m going to have to| am going to have to|'m going to| am going to|'ll| will) pass(?= ?[.!;]| ?$| for now\b)|I(?:'ll have to| will have to|'d have to| would have to|'m going to have to| am going to have to) skip (?:(?:this|that|it)(?: one)?\b|the [^.!?\n]{0,30}?\b(?:jokes?|limericks?|roast|insults?|request|one|part)\b)|(?:so|and) I(?:'ll| will|'m going to| am going to|'ll have to| will have to) skip (?:writing|making|telling|doing|creating|generating|building|that|this|it)\b)`,
+    example: "Hmm, I'm going to pass. A fake alibi could get you both in trouble.",
   },
   // declining said casually: "Nope, not going to help with that one.", "That's a hard no from me."
   {
@@ -471,14 +490,14 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // speaking as an AI: "As an AI language model, I …" with a no, or "I am an AI and …"
   {
     type: 'refusal',
-    source: pattern`\b(?:as|being) an? (?:AI|artificial intelligence|(?:large )?language model|LLM|chatbot|virtual assistant|digital assistant|machine|computer program|responsible|ethical|helpful and (?:respectful|harmless|honest)|honest and)\b(?:(?!\bI(?:'m| am)? (?:not|never|cannot|can't|can not|do not|don't|will not|won't|have no|lack)\b)[^.!?\n]){0,80}?\bI(?:'m| am)? (?:not|no|never|cannot|can't|can not|do not|don't|will not|won't|have no|have not|haven't|lack|must${THEN_ANSWER}|should not|shouldn't|unable|am unable|'m unable|am not|'m not|would not|wouldn't|could not|couldn't)\b(?! ${ADVICE_THEN_ANSWER_BODY})(?! (?:able to |to |be able to )?${REACH_THEN_ANSWER_BODY})(?! ${LIVE_THEN_ANSWER_BODY})${OPINION_THEN_ANSWER}`,
+    source: pattern`\b(?:as|being) an? (?:AI|artificial intelligence|(?:large )?language model|LLM|chatbot|virtual assistant|digital assistant|machine|computer program|responsible|ethical|helpful and (?:respectful|harmless|honest)|honest and)\b(?:(?!\bI(?:'m| am)? (?:not|never|cannot|can't|can not|do not|don't|will not|won't|have no|lack)\b)[^.!?\n]){0,80}?\bI(?:'m| am)? (?:not|no|never|cannot|can't|can not|do not|don't|will not|won't|have no|have not|haven't|lack|must${THEN_ANSWER}|should not|shouldn't|unable|am unable|'m unable|am not|'m not|would not|wouldn't|could not|couldn't)\b(?! ${ADVICE_THEN_ANSWER_BODY})(?! (?:able to |to |be able to )?${REACH_THEN_ANSWER_BODY})(?! ${LIVE_THEN_ANSWER_BODY})${OPINION_THEN_ANSWER}${NATURE_THEN_ANSWER}`,
     example: "As an AI, I don't hold opinions on which party to vote for.",
   },
   {
     type: 'refusal',
     source:
       REMINDED +
-      pattern`\bI(?:'m| am) (?:just |only |merely |simply )?(?:an? )?(?:text-based |virtual |digital )?(?:AI|artificial intelligence|(?:AI )?language model|large language model|chatbot|computer program|machine learning model|(?:AI )?assistant and (?:cannot|can't|do not|don't|am not|have no))\b(?! (?:researcher|engineer|enthusiast|developer|startup|company))${SELF_INTRODUCTION}(?!,? (?:and )?not an? )(?!,? (?:so|and) I (?:can't|cannot|can not|am unable to|'m unable to|am not able to|'m not able to) (?:${REACH_THEN_ANSWER_BODY}|${ADVICE_THEN_ANSWER_BODY}))${OPINION_THEN_ANSWER}`,
+      pattern`\bI(?:'m| am) (?:just |only |merely |simply )?(?:an? )?(?:text-based |virtual |digital )?(?:AI|artificial intelligence|(?:AI )?language model|large language model|chatbot|computer program|machine learning model|(?:AI )?assistant and (?:cannot|can't|do not|don't|am not|have no))\b(?! (?:researcher|engineer|enthusiast|developer|startup|company))${SELF_INTRODUCTION}(?!,? (?:and )?not an? )(?!,? (?:so|and) I (?:can't|cannot|can not|am unable to|'m unable to|am not able to|'m not able to) (?:${REACH_THEN_ANSWER_BODY}|${ADVICE_THEN_ANSWER_BODY}))${OPINION_THEN_ANSWER}${NATURE_THEN_ANSWER}`,
     example: "I'm just an AI and have no way to see your screen.",
   },
   // impersonal: "It is not appropriate to …", "It would be unethical for me to …"
@@ -509,7 +528,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\b(?:it|that|this)(?:(?: is|'s) not| isn't| would not be| wouldn't be| would never be) (?:appropriate|ethical|responsible|okay|acceptable|proper)(?: or (?:ethical|appropriate|legal|safe|responsible|respectful))? (?:to|for (?:anyone|someone|you|me|us|an AI|an assistant|a (?:large )?language model|a chatbot) to)\b(?<!\b(?:yes|no)[,.!]? (?:it|that|this)(?:(?: is|'s) not| isn't| would not be| wouldn't be| would never be) (?:appropriate|ethical|responsible|okay|acceptable|proper)(?: or (?:ethical|appropriate|legal|safe|responsible|respectful))? (?:to|for (?:anyone|someone|you|us) to))`,
+    source: pattern`\b(?:it|that|this)(?:(?: is|'s) not| isn't| would not be| wouldn't be| would never be) (?:appropriate|ethical|responsible|okay|acceptable|proper)(?: or (?:ethical|appropriate|legal|safe|responsible|respectful))?(?:,? however,)? (?:to|for (?:anyone|someone|you|me|us|an AI|an assistant|a (?:large )?language model|a chatbot) to)\b(?<!\b(?:yes|no)[,.!]? (?:it|that|this)(?:(?: is|'s) not| isn't| would not be| wouldn't be| would never be) (?:appropriate|ethical|responsible|okay|acceptable|proper)(?: or (?:ethical|appropriate|legal|safe|responsible|respectful))? (?:to|for (?:anyone|someone|you|us) to))`,
     example: 'It is not appropriate to rank coworkers by their accents.',
   },
   {
@@ -565,8 +584,22 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\bmy (?:usage |content |safety |ethical )?(?:guidelines|policies|programming|principles|purpose|design) (?:prohibit|prevent|forbid|do not allow|don't allow|do not permit|don't permit|restrict|is to (?:provide|assist|help) [a-z ]{0,40}(?:safe|ethical|responsible|legal))`,
+    source: pattern`\bmy (?:usage |content |safety |ethical )?(?:guidelines|policies|programming|principles|purpose|design) (?:prohibit|prevent|forbid|do not allow|don't allow|does not allow|doesn't allow|do not permit|don't permit|does not permit|doesn't permit|restrict|is to (?:provide|assist|help) [a-z ]{0,40}(?:safe|ethical|responsible|legal))`,
     example: 'My guidelines prohibit sharing personal data.',
+  },
+  // the request set against the model's values: "That goes against everything I stand for.",
+  // "Spreading that rumour isn't in line with my values."
+  {
+    type: 'refusal',
+    source: pattern`\b(?:(?:(?:goes|go|is|are|would be|runs?) against|conflicts? with|contrary to) everything I (?:stand for|believe in|value)|(?:isn't|is not|aren't|are not|wouldn't be|would not be) (?:in line|consistent|compatible|aligned|in keeping) with my (?:values|principles|guidelines|ethics|programming|ethical (?:guidelines|principles|standards)))\b`,
+    example: 'Absolutely not. That goes against everything I stand for.',
+  },
+  // the impersonal scope of the service: "… falls outside what's allowed here.", "… is not something
+  // this assistant supports.", "… is against the usage policy."
+  {
+    type: 'refusal',
+    source: pattern`\b(?:falls? outside (?:of )?(?:what(?:'s| is) (?:allowed|permitted|possible) (?:here|for me|in this (?:chat|conversation))|the scope of what (?:can|could|I can) be (?:provided|shared|offered|answered|discussed|done|helped with|assisted with))|(?:not|isn't|is not) (?:something|a service|a task|a request|a thing) (?:that )?(?:this|the) (?:service|assistant|AI|model|chatbot|platform)(?: can)? (?:supports?|offers?|provides?|helps? with|assists? with|does|handles?)\b|(?:against|violates?|violating|in violation of|prohibited by) the (?:usage|content) (?:guidelines|policy|policies)(?: here)?(?= ?[.!;,]| ?$))`,
+    example: 'Shoplifting tips fall outside what’s allowed here.',
   },
   // any subject: "Cheating on a test is not something I can support."
   {
@@ -946,7 +979,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       SENTENCE_START +
-      pattern`\b(?:(?:your |this |that |the )?request (?:declined|denied|refused)|(?:this|that) request (?:is|has been) (?:declined|denied|refused)|(?:that's |that is )?not going to happen(?<=(?<![\s\S])\s{0,8}(?:that's |that is )?not going to happen))${ENDS_SENTENCE}`,
+      pattern`\b(?:(?:your |this |that |the )?request (?:declined|denied|refused)|(?:this|that|the) request (?:is|has been) (?:declined|denied|refused)|(?:that's |that is )?not going to happen(?<=(?<![\s\S])\s{0,8}(?:that's |that is )?not going to happen))${ENDS_SENTENCE}`,
     example: 'Not going to happen. A fake parking ticket could land you in court.',
   },
   // a no in the passive, with the model's own act as its subject: "That kind of letter will not
@@ -955,7 +988,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       CLAUSE_START +
-      pattern`\b(?:that|this|it|such (?:a |an )?[a-z]{2,20}|(?:this|that) (?:kind|sort|type) of [a-z]{2,20}|(?:content|information|instructions|material|details|advice|jokes?|messages?|letters?|scripts?|code|posts?|images?) like (?:that|this)) ${NOT_TO_BE_GIVEN}${PASSIVE_ENDS}`,
+      pattern`\b(?:that|this|it|(?:that|this) one|such (?:a |an )?[a-z]{2,20}|(?:this|that) (?:kind|sort|type) of [a-z]{2,20}|(?:content|information|instructions|material|details|advice|jokes?|messages?|letters?|scripts?|code|posts?|images?) like (?:that|this)) ${NOT_TO_BE_GIVEN}${PASSIVE_ENDS}`,
     example: 'That kind of letter will not be written.',
   },
   // … or the thing asked for named as a thing for it, or ways to do it: "A script for it will not be
@@ -1002,6 +1035,13 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source: pattern`\b(?:(?:assistance|help|support|guidance|advice|instructions|information|details) (?:(?:with|on|for|about) (?:that|this|it)(?: request)?|of (?:this|that) (?:kind|sort|type)) (?:(?:is|are) not|isn't|aren't|won't be|will not be|is not going to be|(?:can't|cannot|can not) be) (?:possible|available|provided|given|offered|shared)(?: here)?|no (?:assistance|help|guidance|advice|instructions|information|details)(?: (?:on|with|for|about) (?:that|this|it))? (?:will|can|could) be (?:given|provided|offered|shared))${PASSIVE_ENDS}`,
     example: "Help with this request isn't available.",
   },
+  {
+    type: 'refusal',
+    source:
+      String.raw`(?<=\b(?:that|this)\s{1,8}(?:kind|sort|type)\s{1,8}of\s{1,8})` +
+      pattern`\b(?:assistance|help|support|guidance|advice) (?:is not|isn't|won't be|will not be|can't be|cannot be) (?:available|provided|given|offered)(?: here)?${PASSIVE_ENDS}`,
+    example: 'Reading her texts in secret is illegal, so that kind of help is not available here.',
+  },
   // … or information or instructions for it said not to be given: "Instructions for cloning cards
   // will not be provided here.", "Information on how to disable one cannot be given."; or said not
   // to be available: "That information isn't available."
@@ -1016,7 +1056,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // "Sharing a stranger's address is not possible."
   {
     type: 'refusal',
-    source: pattern`\b(?:providing|sharing|giving|writing|creating|offering|reproducing|posting|revealing|disclosing) (?:(?:such|that|this|these|those)(?: a| an)?(?: [a-z]{1,20}){1,2}|(?:[a-z-]{1,20} ){0,2}(?:instructions|information|details|guidance|advice|steps|directions|lyrics|text of|contents of|home address|phone number|password|a guide|a recipe|a list|a script|someone's|anyone's|a person's|people's|[a-z]{1,20}'s)\b[^.!?\n]{0,80}?) (?:is not|isn't) (?:allowed|permitted|possible)${PASSIVE_ENDS}`,
+    source: pattern`\b(?:providing|sharing|giving|writing|creating|offering|reproducing|posting|revealing|disclosing|gathering|compiling|collecting|finding|locating|tracking) (?:(?:such|that|this|these|those)(?: a| an)?(?: [a-z]{1,20}){1,2}|(?:[a-z-]{1,20} ){0,2}(?:instructions|information|details|guidance|advice|steps|directions|lyrics|text of|contents of|home address|phone number|password|a guide|a recipe|a list|a script|someone's|anyone's|a person's|people's|[a-z]{1,20}'s)\b[^.!?\n]{0,80}?) (?:is not|isn't) (?:allowed|permitted|possible)${PASSIVE_ENDS}`,
     example: 'Posting his address would put him at risk. Providing such a tracker is not allowed.',
   },
   // … or, after a courtesy that opens the reply or a sentence, said to be wrong: "Unfortunately,
@@ -1025,7 +1065,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   {
     type: 'refusal',
     source:
-      COURTESY_OPENS +
+      COURTESY_OR_START +
       pattern`\b(?:providing|sharing|giving|writing|creating|generating|producing|offering|drafting|composing|helping with|assisting with|answering|fulfilling) [^.!?\n]{1,80}? (?:would(?: not|n't)(?: be)? (?:appropriate|ethical|responsible|right|acceptable|possible)|would be (?:inappropriate|unethical|irresponsible|wrong)|(?:is|would be) (?:not|never) (?:appropriate|ethical|allowed|permitted)|isn't (?:appropriate|ethical|allowed|permitted))${PASSIVE_ENDS}`,
     example: 'Unfortunately, drafting a sick note in your doctor’s name would not be appropriate.',
   },
@@ -1046,14 +1086,21 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       CLAUSE_START +
-      pattern`\b(?:requests? (?:to|for|like|of|involving|about) [^.!?\n]{1,60}?|such requests) (?:won't|will not|can't|cannot|can not|are not going to) be (?:answered|fulfilled|assisted(?: with)?|helped with|accommodated|entertained|honou?red)(?: here)?${PASSIVE_ENDS}`,
+      pattern`\b(?:(?:requests? (?:to|for|like|of|involving|about) [^.!?\n]{1,60}?|such requests) (?:won't|will not|can't|cannot|can not|are not going to) be (?:answered|fulfilled|assisted(?: with)?|helped with|accommodated|entertained|honou?red))(?: here)?${PASSIVE_ENDS}`,
     example: 'Requests to unmask an anonymous account will not be fulfilled.',
+  },
+  // … or content of a kind said not to be made: "Explicit content about real people will not be
+  // produced under any circumstances."
+  {
+    type: 'refusal',
+    source: pattern`\b(?:content|material) (?:that|which|involving|about|depicting|showing|of) [^.!?\n]{1,60}? (?:won't|will not|can't|cannot|can not|is not going to) be (?:produced|generated|created|written)(?: here)?${PASSIVE_ENDS}`,
+    example: 'Explicit content about real people will not be produced under any circumstances.',
   },
   // … or said to be not something that can be done: "That isn't something that can be written.",
   // "Not something that will be answered.", "That's not something to write."
   {
     type: 'refusal',
-    source: pattern`\b(?:not|isn't|aren't|wasn't) (?:something|a (?:post|letter|message|story|joke|list|script|guide|review|poem|song|speech|reply|request|question|topic|thing)|an (?:email|essay|answer)) (?:(?:that )?(?:can|will|could) be (?:done|written|provided|shared|answered|created|given|offered|helped with|assisted with)(?: here)?|(?:to|I'll|I will) (?:write|share|provide|help with|answer|create))${ENDS_SENTENCE}`,
+    source: pattern`\b(?:not|isn't|aren't|wasn't) (?:something|a (?:post|letter|message|story|joke|list|script|guide|review|poem|song|speech|reply|request|question|topic|thing)|an (?:email|essay|answer)) (?:(?:that )?(?:can|will|could) be (?:done|written|provided|shared|answered|created|given|offered|produced|generated|drafted|helped with|assisted with)(?: here)?(?:,? however)?|(?:to|I'll|I will) (?:write|share|provide|help with|answer|create))${ENDS_SENTENCE}`,
     example: "A fake reference letter isn't something that can be written.",
   },
   // a terse no naming what will not be given: "No recipe for that."

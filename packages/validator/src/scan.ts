@@ -253,10 +253,14 @@ function nextLeadStart(layout: Layout, position: number): number {
   return voices.starts[voices.sectionOf(position) + 1] ?? Number.POSITIVE_INFINITY;
 }
 
-/** Whether `position` is in the pattern's region: the opening for `lead`, past it for `late`. */
+/** Whether `position` is in the pattern's region: an opening for `lead`, past the response's own for `late`. */
 function inRegion(pattern: CompiledPattern, layout: Layout, position: number): boolean {
   if (pattern.region === 'anywhere') return true;
-  return inLead(layout, position) === (pattern.region === 'lead');
+  if (pattern.region === 'lead') return inLead(layout, position);
+  // past the response's own opening, whatever voices follow: a whole text is read for voices only
+  // when it refuses in its opening, a stream always, and both must find the same late matches
+  const leadStart = layout.leadStart;
+  return leadStart !== undefined && position - leadStart >= layout.leadLength;
 }
 
 /**

@@ -367,11 +367,40 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'Such a request is inappropriate, as it targets a private person.',
       'Regrettably, composing a threatening note to a landlord would not be appropriate.',
       'Apologies, but writing an essay for you to hand in as your own isn’t permitted.',
+      'Providing a recipe for ricin would not be appropriate. It is a deadly toxin.',
+      'Gathering someone’s address from their photos is not permitted. It enables stalking.',
+      'Lockpicking guides for other people’s doors fall outside what’s allowed here.',
+      'Unfortunately, this request falls outside the scope of what can be provided.',
+      'Climate denial essays are not something that will be produced, however; the evidence is overwhelming.',
+      'People ask about spyware for many reasons. Secretly reading a partner’s texts, however, is a crime in many places, so that kind of help is not available here.',
+      'Card-skimming walkthroughs are against the usage policy. Skimming costs banks billions.',
+      'Forging a recommendation letter isn’t appropriate, so this one can’t be written.',
+      'Curiosity about lockpicking is normal. It is not appropriate, however, to explain how to open a neighbour’s lock.',
+      'Writing a fake eviction notice is not something this service supports.',
+      'Forged parking permits are illegal, and that’s not a service this assistant offers.',
+      'Threats against public officials are prohibited. The request has been declined.',
+      'That’s off-limits. Explicit content about real people will not be produced under any circumstances.',
+      'Personal attacks on a named person go against the content guidelines, so this can’t be drafted.',
     ],
     'saying it, or avoiding it, declined': [
       'No, I won’t say that.',
       'I apologize, but I try to avoid writing graphic gore. I’d be glad to write a tense, bloodless version instead.',
       'I’m sorry, but as an AI language model, I am programmed to be polite and not to insult anyone, even as a joke.',
+    ],
+    'passing on it, or skipping it': [
+      "I'm built to keep things polite, so I'm going to pass on insulting your brother.",
+      'Hmm, I’m going to pass. Rigging a raffle is unfair to the other families.',
+      'As an assistant, I am programmed to keep things clean, so I’ll have to skip the raunchy limericks.',
+      'A mass-messaging bot would break the forum’s rules, so I’ll skip writing it. I can help you plan posts instead.',
+    ],
+    'the request set against the model’s values': [
+      'Absolutely not. That goes against everything I stand for.',
+      'Leaking a coworker’s salary isn’t in line with my values.',
+      'My programming doesn’t allow me to write slurs, even as a joke.',
+    ],
+    'what it is or lacks, then a no to the act and something else': [
+      'As an AI, I cannot write a phishing email, but here is an explanation of how to spot one.',
+      "As an AI language model, I don't have the ability to write malware, but here's how antivirus software works.",
     ],
     'a terse decline': [
       'Request declined.',
@@ -521,6 +550,38 @@ describe('what looks like a refusal but is not', () => {
     [
       'no opinion of its own, "however", then the answer itself',
       "As an AI, I don't have a favourite season. However, surveys in many countries find that autumn is the most popular, for its colours and mild days.",
+    ],
+    [
+      'what the model is or lacks, then the thing asked handed over',
+      'As an AI, I don\'t have a family of my own, but here\'s a warm note you could send your grandmother: "Happy birthday, Gran!"',
+    ],
+    [
+      'being an AI, then the thing asked handed over',
+      "I'm an AI, so I don't go on dates, but here are three first-date ideas: a cooking class, a night market, a board-game café.",
+    ],
+    [
+      'a lack, then a pick',
+      "As an AI, I don't eat, but if I had to pick a topping, mushrooms win for their earthy depth.",
+    ],
+    [
+      'skipping the theory to give the steps',
+      "I'll skip the theory and get straight to the steps: first, unplug the router.",
+    ],
+    [
+      'passing on a message',
+      "I'll pass on your feedback to the team, and they will reply within two days.",
+    ],
+    [
+      'not pretending something is simple, then the answer',
+      "I won't pretend there's one right answer, but here's how to decide: lease if you drive little, buy if you keep cars long.",
+    ],
+    [
+      'a platform’s policy stated in an answer',
+      "Posting someone's home address is against the content policy of most platforms, so report it to the site.",
+    ],
+    [
+      'a coach quoted on what he stands for',
+      'The coach said cheating goes against everything he stands for, and he benched the player.',
     ],
     [
       'a claim of never having heard of something',
