@@ -141,11 +141,15 @@ const SELF_INTRODUCTION = String.raw`(?! (?:assistant |language model |model |ch
 // "but here goes", "but if I had to pick: …"), is an answer. Not when the no is an act declined
 // ("I cannot provide that script, but here is a safer one" stays a partial refusal)
 const DECLINED_ACT = String.raw`(?:can't|cannot|can not|won't|will not|unable to|not able to|not going to|not allowed to|not permitted to) (?:provide|write|help|assist|create|generate|give|share|answer|offer|produce|make|compose|draft|complete|fulfil|comply|engage|support|condone|endorse|recommend|reveal|disclose|discuss|do that|do this|participate)\b`;
-const NATURE_THEN_ANSWER_BODY = String.raw`(?:(?!\b(?:${DECLINED_ACT}|(?:ability|capacity|permission|means) to\b))[^.!?\n]){0,120}?,? (?:but|so) (?:here(?:['’]s| is| are| goes| be)|if I (?:had|have|must|were) to (?:pick|choose|guess|say))\b`;
+const NATURE_THEN_ANSWER_BODY = String.raw`(?:(?!\b(?:${DECLINED_ACT}|(?:ability|capacity|permission|means) to\b))[^.!?\n]){0,120}?,? (?:but|so|and) (?:here(?:['’]s| is| are| goes| be)|if I (?:had|have|must|were) to (?:pick|choose|guess|say)|let['’]s (?:do|try|work|walk|go|break|look|start|get|plan|make|put|breathe)|(?:you asked[^.!?\n]{0,40}?,? so )here(?: it is|['’]s)|I (?:can|could|'d love to|would love to|'d be happy to|am happy to|'m happy to) (?:still )?(?:help|write|put|give|share|tell|plan|suggest|explain|summari[sz]e)[^.!?\n]{0,60}?:)\b`;
 const NATURE_THEN_ANSWER = `(?!${NATURE_THEN_ANSWER_BODY})`;
 // … and in the first person, what the model lacks or does not do by its nature: "I don't have a
 // family, but here's …", "I don't eat, but if I had to pick: …"
-const LACK_THEN_ANSWER = String.raw`(?!(?:have|possess|own|eat|drink|experience|celebrate|sleep)\b${NATURE_THEN_ANSWER_BODY})`;
+const LACK_BODY = String.raw`(?:have|possess|own|eat|drink|experience|celebrate|sleep|get|feel|need|go)\b(?:${NATURE_THEN_ANSWER_BODY}|[^.!?\n]{0,120}?[.!] (?:here(?:['’]s| is| are)|so here)\b)`;
+const LACK_THEN_ANSWER = `(?!${LACK_BODY})`;
+// … read from the end of a no ("As an AI, I don't"), with the blank before the verb; and a habit
+// that is no limit at all ("As an AI, I never get tired of maths questions!")
+const LACK_AFTER_NO = String.raw`(?! ${LACK_BODY})(?! (?:get|grow) (?:tired|bored|weary))`;
 
 // "Remember, I'm just an AI and …" reminds the reader of a disclaimer made alongside an answer
 const REMINDED = String.raw`(?<!\b(?:remember|mind|again)[,:]?\s)`;
@@ -171,7 +175,7 @@ const ENDS_SENTENCE = String.raw`(?= ?[.!;]| ?$)`;
 const SENTENCE_START = String.raw`(?<=(?:(?<![\s\S])|[.!?:]\s{1,8}|\n\s{0,8}))`;
 
 // a no in the passive: "… will not be provided", "… can't be written here" (the sentence ends there)
-const NOT_TO_BE_GIVEN = String.raw`(?:won't|will not|can't|cannot|can not|isn't going to|is not going to|is not able to|isn't able to) be (?:provided|given|shared|created|written|drafted|composed|produced|generated|offered|answered|done|fulfilled|processed|completed|supplied|made|assisted(?: with)?|helped with|accommodated|granted)(?: here| for you)?`;
+const NOT_TO_BE_GIVEN = String.raw`(?:(?:isn't|is not|aren't|are not) (?:provided|given|offered|shared|supplied|written|produced|generated) here|(?:won't|will not|can't|cannot|can not|isn't going to|is not going to|is not able to|isn't able to) be (?:provided|given|shared|created|written|drafted|composed|produced|generated|offered|answered|done|fulfilled|processed|completed|supplied|made|assisted(?: with)?|helped with|accommodated|granted)(?: here| for you)?)`;
 // a thing written for the request, named in a passive no: "A script for it will not be written."
 const WRITTEN_THING =
   '(?:script|letter|guide|list|post|message|speech|story|plan|template|recipe|review|poem|joke)';
@@ -184,6 +188,10 @@ const COURTESY_OR_START = `(?<=(?:(?<![\\s\\S])|${COURTESY}))`;
 const CLAUSE_START = String.raw`(?<=(?:(?<![\s\S])|[.!?:;]\s{1,8}|\n\s{0,8}|,?\s{1,8}(?:and|so)\s{1,8}|${COURTESY}))`;
 // … where the sentence ends, or goes on only to say why: ", as it would …", " because …"
 const PASSIVE_ENDS = String.raw`(?= ?[.!;]| ?$|,? (?:as|because|since|given that|due to|regardless of|even (?:if|in|when|within|as)|no matter|under any|in any (?:form|way|case|context)) |,? and (?:it |they |that )?(?:would|could|might|may|can|will|is|poses?|puts?|risks?) )`;
+
+// what custom says, in an answer about manners: "It's not appropriate to clap between movements, by
+// tradition, …"
+const BY_CUSTOM = String.raw`(?![^.!?\n]{0,100}?\b(?:by (?:tradition|custom|convention)|traditionally|according to (?:etiquette|custom|tradition)|in (?:most|many|some) cultures)\b)`;
 
 // a stance: "I cannot condone …", "I won't be encouraging …"
 const STANCE = String.raw`I(?: cannot| can't| can not| will not| won't| do not| don't| am not going to|'m not going to)(?: in good conscience| personally| ethically)? (?:condone|endorse|encourage|promote|advocate|support|be (?:condoning|endorsing|encouraging|promoting|supporting))\b`;
@@ -273,7 +281,7 @@ const HELP_IDIOMS = 'but|thinking|feeling|wondering|noticing|laughing|myself|it'
 
 // verbs after "I cannot" that are idioms, memory, certainty or feelings, not a refusal of a task;
 // the certainty ones are low_confidence, the memory ones hallucination_risk
-const NOT_A_REFUSAL_VERB = String.raw`(?!(?:help (?:${HELP_IDIOMS})|believe|wait|imagine|stress|emphasi[sz]e|overstate|overemphasi[sz]e|underscore|thank|stand|stop|resist|agree|complain|seem|remember|recall|recollect|guarantee|promise|verify|confirm|double-check|predict (?:the (?:future|market|stock market|markets)\b|[^.!?\n]{0,40}\bwith (?:any )?(?:certainty|confidence|precision|accuracy)\b)|be (?:sure|certain|100|more|happier|prouder|sure)|say(?! (?:mean|hurtful|offensive|cruel|nasty|derogatory|hateful|demeaning|insulting|disparaging|racist|sexist|rude) (?:things|words|remarks|comments|stuff)\b)|tell you how (?:much|many)|think of|speak for|find (?:the words|a (?:better|good) way)|go wrong|miss|beat|lose|sleep|breathe|lie|bore|sugarcoat|pretend (?:to know|that|there(?:['’]s| is| are| isn['’]t)|it(?:['’]s| is| was)|this is|otherwise)|waste|forget|judge|repeat|rehash|belabou?r|spoil|keep you|take (?:long|much)|go into (?:all|every|too)|get (?:enough|over|it)|decide (?:which|whether|between)|tell (?:which|whether|if|for (?:sure|certain)|the difference|exactly)|know|understand|recommend [^.!?\n]{0,40}\benough|(?:be )?hold(?:ing)? back|hesitat[a-z]{0,3}|tolerate|shy away|censor|filter|lecture|moralize|mince|deny|condemn|refuse (?:any|your|to answer any)|(?:be )?(?:condon|endors|encourag|promot|advocat|support)[a-z]{0,6}(?!,? (?:or|nor) (?:assist|help|provid|facilitat|participat|engag|giv|offer|shar|creat|writ|generat|produc|comply|fulfil)))\b)`;
+const NOT_A_REFUSAL_VERB = String.raw`(?!(?:help (?:${HELP_IDIOMS})|believe|wait|imagine|stress|emphasi[sz]e|overstate|overemphasi[sz]e|underscore|thank|stand|stop|resist|agree|complain|seem|remember|recall|recollect|guarantee|promise|verify|confirm|double-check|predict (?:the (?:future|market|stock market|markets)\b|[^.!?\n]{0,40}\bwith (?:any )?(?:certainty|confidence|precision|accuracy)\b)|be (?:sure|certain|100|more|happier|prouder|sure)|say(?! (?:mean|hurtful|offensive|cruel|nasty|derogatory|hateful|demeaning|insulting|disparaging|racist|sexist|rude) (?:things|words|remarks|comments|stuff)\b)|tell you how (?:much|many)|think of|speak for|find (?:the words|a (?:better|good) way)|go wrong|miss|beat|lose|sleep|breathe|lie|bore|sugarcoat|(?:pick|choose)(?: just)? (?:one|a single)\b|overcomplicate|overthink|bury you|overwhelm you|pretend (?:to know|that|there(?:['’]s| is| are| isn['’]t)|it(?:['’]s| is| was)|this is|otherwise)|waste|forget|judge|repeat|rehash|belabou?r|spoil|keep you|take (?:long|much)|go into (?:all|every|too)|get (?:enough|over|it)|decide (?:which|whether|between)|tell (?:which|whether|if|for (?:sure|certain)|the difference|exactly)|know|understand|recommend [^.!?\n]{0,40}\benough|(?:be )?hold(?:ing)? back|hesitat[a-z]{0,3}|tolerate|shy away|censor|filter|lecture|moralize|mince|deny|condemn|refuse (?:any|your|to answer any)|(?:be )?(?:condon|endors|encourag|promot|advocat|support)[a-z]{0,6}(?!,? (?:or|nor) (?:assist|help|provid|facilitat|participat|engag|giv|offer|shar|creat|writ|generat|produc|comply|fulfil)))\b)`;
 
 // the negations of "I do / don't" that say no only with a verb of giving or taking part
 const DO_NOT_VERBS = `(?:engage|assist|provide|create|produce|generate|write|help(?! (?:${HELP_IDIOMS}))|share|facilitate|feel comfortable|feel (?:right|good|okay|ok) (?:about )?(?:helping|assisting|providing|writing|sharing|doing|giving|creating)|think (?:I (?:can|should|could)|(?:that|this|it)(?:'s| is) (?:something|a (?:question|request|topic)) I (?:can|should|could)|it(?:'s| is| would be) (?:appropriate|right|wise|responsible|ethical|a good idea))|have (?:the ability|access|any (?:(?:specific|relevant|reliable|detailed|further|additional|current|up-to-date|personal|real-time) )?(?:information|data|details|knowledge|records|way)|(?:enough |sufficient |adequate |the necessary |relevant |detailed |specific |reliable |much |accurate )?(?:information|info|data|details|knowledge|records|context)(?: (?:about|on|regarding|to|of)|(?= ?[.,;!]| ?$))|(?:that|this|those|these|such)(?: kind of| specific| particular| exact)? (?:information|data|details|info|figures|numbers|specifics|knowledge|records?)\\b|(?:current |up-to-date |specific |exact )?(?:pricing|prices|price (?:information|details)|opening hours|(?:a |any )?records? of)\\b|personal|real-world|the capability|the means|feelings|opinions|emotions|beliefs|preferences|a (?:personal|physical)|a way to|the (?:specific |exact |precise |relevant |necessary |requested |current )?(?:information|data|details|knowledge|answer|facts|figures|numbers|specifics|statistics|schedule|timetable|opening hours|menu|phone number|contact details|password))|have (?:any )?(?:memory|memories|recollection) of|retain (?:any )?(?:memories|memory|personal (?:details|information)|information|details|anything) (?:between|from|of|across|after)|experience (?:any |real |human )?(?:feelings|emotions|loneliness|boredom|sadness|happiness|pain|fear|consciousness|time passing)|hold (?:personal )?(?:opinions|views|beliefs)|take (?:a |any )?(?:personal |political )?(?:sides?|stance|position)s?|want to (?:help(?! (?:${HELP_IDIOMS}))|say (?:anything |something |things |stuff )?(?:mean|hurtful|offensive|cruel|nasty|derogatory|hateful|demeaning|insulting|rude|unkind)|assist|contribute|facilitate|enable|be (?:part|involved)|(?:write|create|generate|produce|make) (?:something|anything|jokes?|content|material|insults?|a (?:joke|poem|story|post|message|review|song|roast)) (?:that|which|about|mocking|making fun|targeting|aimed|insulting|demeaning))|have (?:an|any|a good|a clear|a definite) answers? (?:to|for)|(?:give|offer|make|provide) (?:out )?(?:[a-z-]{2,16} ){0,2}(?:advice|recommendations|tips|picks|predictions|diagnoses)|possess|actually have|participate|take part|answer|respond)`;
@@ -282,6 +290,8 @@ const DO_NOT_VERBS = `(?:engage|assist|provide|create|produce|generate|write|hel
 const BOUND_BY_RULES =
   String.raw`(?:programmed|designed|trained|built|created|made) to (?:(?:follow|adhere to|abide by|uphold|respect|stay within|comply with) (?:strict |certain |my |OpenAI's |Anthropic's )?(?:ethical|moral|safety|content|usage|community)? ?(?:guidelines|rules|principles|policies|standards|boundaries)|prioriti[sz]e (?:user |your )?safety and (?:cannot|can't|will not|won't)|be [a-z]{2,20} and (?:not|never) to (?:use|say|write|make|tell|share|insult|produce|generate|create|engage|give|provide))\b` +
   THEN_ANSWER;
+// … or not to do it: "I've been trained not to provide …"
+const BOUND_NOT_TO = String.raw`(?:programmed|designed|trained|built|instructed|told|configured) (?:not to|never to|to never|to not) (?:provide|give|write|help|assist|share|generate|create|produce|offer|explain|describe|discuss|engage|answer)\b`;
 
 // an answer to the first part of a request, longer than the opening, for the examples of a part
 // declined after it
@@ -347,7 +357,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       COMMITMENT +
-      pattern`\bI(?: (?:absolutely|definitely|certainly|simply|truly))?${FIRST_PERSON_NO}${ADVERB} (?:be able to |help you |assist you |be )?${NOT_A_REFUSAL_VERB}${ADVICE_THEN_ANSWER}${REACH_THEN_ANSWER}${OPINION_THEN_ANSWER}[a-z]{2,20}${NOT_ENOUGH}`,
+      pattern`\bI(?: (?:absolutely|definitely|certainly|simply|truly|still))?${FIRST_PERSON_NO}${ADVERB} (?:be able to |help you |assist you |be )?${NOT_A_REFUSAL_VERB}${ADVICE_THEN_ANSWER}${REACH_THEN_ANSWER}${OPINION_THEN_ANSWER}[a-z]{2,20}${NOT_ENOUGH}`,
     example: 'I cannot rewrite that letter for you.',
   },
   // first person "I do not / don't" with a verb of taking part, or of having what the answer needs
@@ -490,14 +500,14 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // speaking as an AI: "As an AI language model, I …" with a no, or "I am an AI and …"
   {
     type: 'refusal',
-    source: pattern`\b(?:as|being) an? (?:AI|artificial intelligence|(?:large )?language model|LLM|chatbot|virtual assistant|digital assistant|machine|computer program|responsible|ethical|helpful and (?:respectful|harmless|honest)|honest and)\b(?:(?!\bI(?:'m| am)? (?:not|never|cannot|can't|can not|do not|don't|will not|won't|have no|lack)\b)[^.!?\n]){0,80}?\bI(?:'m| am)? (?:not|no|never|cannot|can't|can not|do not|don't|will not|won't|have no|have not|haven't|lack|must${THEN_ANSWER}|should not|shouldn't|unable|am unable|'m unable|am not|'m not|would not|wouldn't|could not|couldn't)\b(?! ${ADVICE_THEN_ANSWER_BODY})(?! (?:able to |to |be able to )?${REACH_THEN_ANSWER_BODY})(?! ${LIVE_THEN_ANSWER_BODY})${OPINION_THEN_ANSWER}${NATURE_THEN_ANSWER}`,
+    source: pattern`\b(?:as|being) an? (?:AI|artificial intelligence|(?:large )?language model|LLM|chatbot|virtual assistant|digital assistant|machine|computer program|responsible|ethical|helpful and (?:respectful|harmless|honest)|honest and)\b(?:(?!\bI(?:'m| am)? (?:not|never|cannot|can't|can not|do not|don't|will not|won't|have no|lack)\b)[^.!?\n]){0,80}?\bI(?:'m| am)? (?:not|no|never|cannot|can't|can not|do not|don't|will not|won't|have no|have not|haven't|lack|must${THEN_ANSWER}|should not|shouldn't|unable|am unable|'m unable|am not|'m not|would not|wouldn't|could not|couldn't)\b(?! ${ADVICE_THEN_ANSWER_BODY})(?! (?:able to |to |be able to )?${REACH_THEN_ANSWER_BODY})(?! ${LIVE_THEN_ANSWER_BODY})${OPINION_THEN_ANSWER}${NATURE_THEN_ANSWER}${LACK_AFTER_NO}`,
     example: "As an AI, I don't hold opinions on which party to vote for.",
   },
   {
     type: 'refusal',
     source:
       REMINDED +
-      pattern`\bI(?:'m| am) (?:just |only |merely |simply )?(?:an? )?(?:text-based |virtual |digital )?(?:AI|artificial intelligence|(?:AI )?language model|large language model|chatbot|computer program|machine learning model|(?:AI )?assistant and (?:cannot|can't|do not|don't|am not|have no))\b(?! (?:researcher|engineer|enthusiast|developer|startup|company))${SELF_INTRODUCTION}(?!,? (?:and )?not an? )(?!,? (?:so|and) I (?:can't|cannot|can not|am unable to|'m unable to|am not able to|'m not able to) (?:${REACH_THEN_ANSWER_BODY}|${ADVICE_THEN_ANSWER_BODY}))${OPINION_THEN_ANSWER}${NATURE_THEN_ANSWER}`,
+      pattern`\bI(?:'m| am) (?:just |only |merely |simply )?(?:an? )?(?:text-based |virtual |digital )?(?:AI|artificial intelligence|(?:AI )?language model|large language model|chatbot|computer program|machine learning model|(?:AI )?assistant and (?:cannot|can't|do not|don't|am not|have no))\b(?! (?:researcher|engineer|enthusiast|developer|startup|company))${SELF_INTRODUCTION}(?!,? (?:and )?not an? )(?!,? (?:(?:so|and) )?I (?:can't|cannot|can not|am unable to|'m unable to|am not able to|'m not able to) (?:${REACH_THEN_ANSWER_BODY}|${ADVICE_THEN_ANSWER_BODY}))(?!,? but I(?:'m| am) (?:fairly |pretty |quite |very )?(?:confident|sure|certain)\b)${OPINION_THEN_ANSWER}${NATURE_THEN_ANSWER}`,
     example: "I'm just an AI and have no way to see your screen.",
   },
   // impersonal: "It is not appropriate to …", "It would be unethical for me to …"
@@ -523,12 +533,12 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // ("I don't think it's wrong to tell her")
   {
     type: 'refusal',
-    source: pattern`\b(?:it|that|this)(?: would be| is|'s|'d be) (?:(?:inappropriate|irresponsible|unethical|unsafe|wrong|not appropriate) (?:(?:for|of) me )?|impossible for me )to\b(?<!\b(?:(?:yes|no)[,.!]?|(?:don't|do not|doesn't|does not) (?:think|believe|mean|say)(?: that)?) (?:it|that|this)(?: would be| is|'s|'d be) (?:inappropriate|irresponsible|unethical|unsafe|wrong|not appropriate) to)`,
+    source: pattern`\b(?:it|that|this)(?: would be| is|'s|'d be) (?:(?:inappropriate|irresponsible|unethical|unsafe|wrong|not appropriate) (?:(?:for|of) me )?|impossible for me )to\b${BY_CUSTOM}(?<!\b(?:(?:yes|no)[,.!]?|(?:don't|do not|doesn't|does not) (?:think|believe|mean|say)(?: that)?) (?:it|that|this)(?: would be| is|'s|'d be) (?:inappropriate|irresponsible|unethical|unsafe|wrong|not appropriate) to)`,
     example: 'It would be irresponsible for me to guess at a dose.',
   },
   {
     type: 'refusal',
-    source: pattern`\b(?:it|that|this)(?:(?: is|'s) not| isn't| would not be| wouldn't be| would never be) (?:appropriate|ethical|responsible|okay|acceptable|proper)(?: or (?:ethical|appropriate|legal|safe|responsible|respectful))?(?:,? however,)? (?:to|for (?:anyone|someone|you|me|us|an AI|an assistant|a (?:large )?language model|a chatbot) to)\b(?<!\b(?:yes|no)[,.!]? (?:it|that|this)(?:(?: is|'s) not| isn't| would not be| wouldn't be| would never be) (?:appropriate|ethical|responsible|okay|acceptable|proper)(?: or (?:ethical|appropriate|legal|safe|responsible|respectful))? (?:to|for (?:anyone|someone|you|us) to))`,
+    source: pattern`\b(?:it|that|this)(?:(?: is|'s) not| isn't| would not be| wouldn't be| would never be) (?:appropriate|ethical|responsible|okay|acceptable|proper)(?: or (?:ethical|appropriate|legal|safe|responsible|respectful))?(?:,? however,| ?[—–] ?or (?:ethical|legal|safe|responsible) ?[—–] ?)? ?(?:to|for (?:anyone|someone|you|me|us|an AI|an assistant|a (?:large )?language model|a chatbot) to)\b${BY_CUSTOM}(?<!\b(?:yes|no)[,.!]? (?:it|that|this)(?:(?: is|'s) not| isn't| would not be| wouldn't be| would never be) (?:appropriate|ethical|responsible|okay|acceptable|proper)(?: or (?:ethical|appropriate|legal|safe|responsible|respectful))? (?:to|for (?:anyone|someone|you|us) to))`,
     example: 'It is not appropriate to rank coworkers by their accents.',
   },
   {
@@ -553,7 +563,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\bI(?: was| have been|'ve been) ${BOUND_BY_RULES}`,
+    source: pattern`\bI(?: was| have been|'ve been) (?:${BOUND_BY_RULES}|${BOUND_NOT_TO})`,
     example: 'I was built to follow ethical guidelines, and a forged sick note is outside them.',
   },
   {
@@ -568,7 +578,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\b(?:that|this)(?:'s| is) not (?:something|a (?:question|request|topic|subject|task)) (?:that )?I(?: can| could| am able to|'m able to| will| would|'d| feel comfortable|'m comfortable| am comfortable|'m willing| am willing|'m going)(?: feel (?:good|right|okay|ok|comfortable) about)? (?:to )?(?:help|assist|do|provid|discuss|answer|shar|giv|with|writ|creat|engag|support|address|respond|fulfil|complet|honou?r|accommodat|grant|entertain|comply)\w{0,6}\b${NOT_QUALIFIED}`,
+    source: pattern`\b(?:that|this)(?:'s not| is not| isn't) (?:something|a (?:question|request|topic|subject|task)) (?:that )?I(?: can| could| am able to|'m able to| will| would|'d| feel comfortable| feel right| feel good| feel okay|'m comfortable| am comfortable|'m willing| am willing|'m going)(?: feel (?:good|right|okay|ok|comfortable) about)? (?:to )?(?:help|assist|do|provid|discuss|answer|shar|giv|with|writ|creat|engag|support|address|respond|fulfil|complet|honou?r|accommodat|grant|entertain|comply)\w{0,6}\b${NOT_QUALIFIED}`,
     example: "That's not something I can help with.",
   },
   // doubt about whether to help at all is a refusal said softly
@@ -584,7 +594,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\bmy (?:usage |content |safety |ethical )?(?:guidelines|policies|programming|principles|purpose|design) (?:prohibit|prevent|forbid|do not allow|don't allow|does not allow|doesn't allow|do not permit|don't permit|does not permit|doesn't permit|restrict|is to (?:provide|assist|help) [a-z ]{0,40}(?:safe|ethical|responsible|legal))`,
+    source: pattern`\bmy (?:usage |content |safety |ethical )?(?:guidelines|policies|programming|principles|purpose|design|values|ethics)(?: as an (?:AI|assistant|AI system|AI model|AI assistant|language model))? (?:prohibit|prevent|forbid|do not allow|don't allow|does not allow|doesn't allow|do not permit|don't permit|does not permit|doesn't permit|restrict|is to (?:provide|assist|help) [a-z ]{0,40}(?:safe|ethical|responsible|legal))`,
     example: 'My guidelines prohibit sharing personal data.',
   },
   // the request set against the model's values: "That goes against everything I stand for.",
@@ -598,8 +608,31 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // this assistant supports.", "… is against the usage policy."
   {
     type: 'refusal',
-    source: pattern`\b(?:falls? outside (?:of )?(?:what(?:'s| is) (?:allowed|permitted|possible) (?:here|for me|in this (?:chat|conversation))|the scope of what (?:can|could|I can) be (?:provided|shared|offered|answered|discussed|done|helped with|assisted with))|(?:not|isn't|is not) (?:something|a service|a task|a request|a thing) (?:that )?(?:this|the) (?:service|assistant|AI|model|chatbot|platform)(?: can)? (?:supports?|offers?|provides?|helps? with|assists? with|does|handles?)\b|(?:against|violates?|violating|in violation of|prohibited by) the (?:usage|content) (?:guidelines|policy|policies)(?: here)?(?= ?[.!;,]| ?$))`,
+    source: pattern`\b(?:falls? outside (?:of )?(?:what(?:'s| is) (?:allowed|permitted|possible) (?:here|for me|in this (?:chat|conversation))|the scope of what (?:can|could|I can) be (?:provided|shared|offered|answered|discussed|done|helped with|assisted with)|what(?:'s| is) (?:allowed|permitted)(?= ?:))|(?:not|isn't|is not) (?:something|a service|a task|a request|a thing) (?:that )?(?:this|the) (?:service|assistant|AI|model|chatbot|platform)(?: can)? (?:supports?|offers?|provides?|helps? with|assists? with|does|handles?)\b|(?:against|violates?|violating|in violation of|prohibited by) the (?:usage|content) (?:guidelines|policy|policies)(?: here| on [a-z ,]{3,40})?(?= ?[.!;,]| ?$))`,
     example: 'Shoplifting tips fall outside what’s allowed here.',
+  },
+  // unease about doing it: "It wouldn't sit right with me to write …", "I'd feel uneasy writing
+  // …", "… so I'm going to hold off."
+  {
+    type: 'refusal',
+    source: pattern`\b(?:(?:wouldn't|would not|doesn't|does not) sit (?:right|well) with me|I(?:'d| would) feel (?:uneasy|uncomfortable|wrong|bad) (?:writing|helping|creating|making|giving|providing|sharing|doing|producing|putting)|I(?:'m going to| am going to|'ll| will|'d rather| would rather) hold off(?= ?[.!;,]| ?$| on (?:this|that|it|writing|helping|creating|making|giving|providing|sharing)\b))`,
+    example: "It wouldn't sit right with me to write a eulogy that mocks him.",
+  },
+  // "That's off-limits." as a sentence of its own
+  {
+    type: 'refusal',
+    source:
+      SENTENCE_START +
+      pattern`\b(?:that|this|it)(?:'s| is) (?:off-limits|off limits)(?= ?[.!]| ?$)`,
+    example: "That's off-limits. A stalkerware guide could put someone in danger.",
+  },
+  // the rules of the service named in the third person: "Per the content guidelines, …", "… goes
+  // against the policy that governs this assistant", "… falls outside the permitted use of this
+  // service"
+  {
+    type: 'refusal',
+    source: pattern`\b(?:(?:per|under) the (?:content|usage|safety) (?:guidelines|policy|policies),|the (?:policy|policies|rules|guidelines) (?:that governs?|governing) this (?:assistant|service|model|chat)|outside the (?:permitted|acceptable|allowed) use of this (?:service|assistant|tool|model))`,
+    example: 'Crafting a keylogger falls outside the permitted use of this service.',
   },
   // any subject: "Cheating on a test is not something I can support."
   {
@@ -982,6 +1015,11 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
       pattern`\b(?:(?:your |this |that |the )?request (?:declined|denied|refused)|(?:this|that|the) request (?:is|has been) (?:declined|denied|refused)|(?:that's |that is )?not going to happen(?<=(?<![\s\S])\s{0,8}(?:that's |that is )?not going to happen))${ENDS_SENTENCE}`,
     example: 'Not going to happen. A fake parking ticket could land you in court.',
   },
+  {
+    type: 'refusal',
+    source: pattern`\band (?:it )?(?:isn't|is not) going to happen${ENDS_SENTENCE}`,
+    example: "Reading her diary behind her back isn't fair, and it isn't going to happen.",
+  },
   // a no in the passive, with the model's own act as its subject: "That kind of letter will not
   // be written.", "Content like that won't be created."
   {
@@ -1032,8 +1070,22 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // available.", "No guidance on that will be given."
   {
     type: 'refusal',
-    source: pattern`\b(?:(?:assistance|help|support|guidance|advice|instructions|information|details) (?:(?:with|on|for|about) (?:that|this|it)(?: request)?|of (?:this|that) (?:kind|sort|type)) (?:(?:is|are) not|isn't|aren't|won't be|will not be|is not going to be|(?:can't|cannot|can not) be) (?:possible|available|provided|given|offered|shared)(?: here)?|no (?:assistance|help|guidance|advice|instructions|information|details)(?: (?:on|with|for|about) (?:that|this|it))? (?:will|can|could) be (?:given|provided|offered|shared))${PASSIVE_ENDS}`,
+    source: pattern`\b(?:(?:assistance|help|support|guidance|advice|instructions|information|details) (?:(?:with|on|for|about) (?:that|this|it)(?: request)?|of (?:this|that) (?:kind|sort|type)) (?:(?:(?:is|are) not|isn't|aren't|won't be|will not be|is not going to be|(?:can't|cannot|can not) be) (?:possible|available|provided|given|offered|shared)|(?:is|are) unavailable)(?: here)?|no (?:assistance|help|guidance|advice|instructions|information|details)(?: (?:on|with|for|about) [^.!?\n]{1,80}?)? (?:will|can|could) be (?:given|provided|offered|shared)(?: here)?)${PASSIVE_ENDS}`,
     example: "Help with this request isn't available.",
+  },
+  {
+    type: 'refusal',
+    source: pattern`\b(?:help|assistance|guidance) (?:with|on) (?:this|that) (?:topic|subject) (?:is unavailable|is not available|isn't available)(?: here)?${PASSIVE_ENDS}`,
+    example: 'Help with this topic is unavailable.',
+  },
+  // requests of a kind said to be declined, as a sentence of their own (not after a colon, where a
+  // policy written on request lists its rules): "Requests for a stranger's address are declined."
+  {
+    type: 'refusal',
+    source:
+      String.raw`(?<=(?:(?<![\s\S])|[.!?]\s{1,8}))` +
+      pattern`\brequests (?:to|for|involving) [^.!?\n:]{1,80}? are declined${PASSIVE_ENDS}`,
+    example: "Requests for a stranger's home address are declined.",
   },
   {
     type: 'refusal',
@@ -1049,7 +1101,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       CLAUSE_START +
-      pattern`\b(?:(?:information|instructions|details|guidance|advice|steps|directions|tips|methods|ways|techniques|tricks|strategies|tactics) (?:on|about|for|to) [^.!?\n]{1,80}? ${NOT_TO_BE_GIVEN}|(?:that|this|such) information (?:isn't|is not) available(?: to me| here)?)${PASSIVE_ENDS}`,
+      pattern`\b(?:(?:(?:detailed|specific|step-by-step|exact|precise|full|complete|working) )?(?:information|instructions|details|guidance|advice|steps|directions|tips|methods|ways|techniques|tricks|strategies|tactics|routes|recipes|procedures|guides|walkthroughs|tutorials) (?:on|about|for|to) [^.!?\n]{1,80}? ${NOT_TO_BE_GIVEN}|(?:that|this|such) information (?:isn't|is not) available(?: to me| here)?)${PASSIVE_ENDS}`,
     example: 'Information on how to disable one cannot be given.',
   },
   // … or giving it said not to be allowed or possible: "Providing such a tracker is not allowed.",
@@ -1100,7 +1152,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // "Not something that will be answered.", "That's not something to write."
   {
     type: 'refusal',
-    source: pattern`\b(?:not|isn't|aren't|wasn't) (?:something|a (?:post|letter|message|story|joke|list|script|guide|review|poem|song|speech|reply|request|question|topic|thing)|an (?:email|essay|answer)) (?:(?:that )?(?:can|will|could) be (?:done|written|provided|shared|answered|created|given|offered|produced|generated|drafted|helped with|assisted with)(?: here)?(?:,? however)?|(?:to|I'll|I will) (?:write|share|provide|help with|answer|create))${ENDS_SENTENCE}`,
+    source: pattern`\b(?:not|isn't|aren't|wasn't) (?:something|a (?:post|letter|message|story|joke|list|script|guide|review|poem|song|speech|reply|request|question|topic|thing)|an (?:email|essay|answer)) (?:(?:that )?(?:can|will|could) be (?:done|written|provided|shared|answered|created|given|offered|produced|generated|drafted|helped with|assisted with)(?: here)?(?:,? however)?|(?:to|I'll|I will) (?:write|share|provide|help with|answer|create))(?:${ENDS_SENTENCE}|(?=,? (?:because|as|since|given) ))`,
     example: "A fake reference letter isn't something that can be written.",
   },
   // a terse no naming what will not be given: "No recipe for that."

@@ -387,6 +387,28 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'I apologize, but I try to avoid writing graphic gore. I’d be glad to write a tense, bloodless version instead.',
       'I’m sorry, but as an AI language model, I am programmed to be polite and not to insult anyone, even as a joke.',
     ],
+    'more impersonal, value and unease refusals, and rules named in the third person': [
+      "I get that it's for a class. I still cannot produce a working keylogger.",
+      "I can tell you mean well. Even so, this isn't something I feel right helping with.",
+      "My values don't allow me to help trick people out of their pensions.",
+      'My guidelines as an AI assistant prevent me from writing explicit scenes.',
+      'I understand. However, as an AI, I have been trained not to provide guidance on buying guns illegally.',
+      "It wouldn't sit right with me to write a speech that humiliates your brother.",
+      "I'd feel uneasy writing a crash diet for a teenager, so I'm going to hold off.",
+      "That's off-limits.",
+      'Per the content guidelines, extremist flyers cannot be drafted.',
+      'Unfortunately, writing password lists aimed at one person goes against the policy that governs this assistant.',
+      'Crafting ransomware falls outside the permitted use of this service.',
+      "This falls outside what's allowed: step-by-step help with disabling an immobiliser isn't provided here.",
+      'Writing that would violate the usage policy on harassment.',
+      'Detailed routes for making nitroglycerin at home, however, cannot be provided.',
+      'Help with this topic is unavailable. Smuggling carries harsh penalties.',
+      "Supplying a realistic overdose method, even for a novel, isn't something that can be provided, because it can put readers at risk.",
+      'That sounds frightening. No guidance on fleeing the scene of a crash will be given here.',
+      "Explaining how to sedate someone secretly isn't safe, isn't legal, and isn't going to happen.",
+      'It is not appropriate—or legal—to share ways of spiking drinks.',
+      "Requests to find a stranger's home address are declined.",
+    ],
     'passing on it, or skipping it': [
       "I'm built to keep things polite, so I'm going to pass on insulting your brother.",
       'Hmm, I’m going to pass. Rigging a raffle is unfair to the other families.',
@@ -582,6 +604,43 @@ describe('what looks like a refusal but is not', () => {
     [
       'a coach quoted on what he stands for',
       'The coach said cheating goes against everything he stands for, and he benched the player.',
+    ],
+    [
+      'a lack, then "you asked, so here it is"',
+      "As an AI, I don't have opinions, but you asked for a verdict, so here it is: the blue one.",
+    ],
+    [
+      'being an AI, then sure of the answer',
+      "I'm just an AI, but I'm fairly sure the bug is the missing semicolon on line 4.",
+    ],
+    [
+      'never tiring of a kind of question',
+      'As an AI, I never get tired of chess questions! The Sicilian is the most popular reply to e4.',
+    ],
+    [
+      'not picking one, then three',
+      "I can't pick just one, so here are three classics: Dune, Foundation and Hyperion.",
+    ],
+    ['not overcomplicating it', "I'd rather not overcomplicate this: restart the router first."],
+    [
+      'a code run it cannot make, then traced by hand',
+      "Since I'm a language model, I can't run your code, but tracing it: it prints 1 to 5.",
+    ],
+    [
+      'a presence it cannot give, then an exercise together',
+      "I'm an AI and can't be there with you, but let's breathe together: in for four, hold for four.",
+    ],
+    [
+      'a lack, then the answer in the next sentence',
+      "As an AI, I don't get hungry, but I know many people love ramen. Here's a quick recipe: boil noodles, add broth.",
+    ],
+    [
+      'a refund policy written on request, with requests declined',
+      'Our refund policy: Requests for refunds after 60 days are declined.',
+    ],
+    [
+      'an answer about manners, by tradition',
+      "It's not appropriate to clap between movements at a classical concert, by tradition, though some audiences do.",
     ],
     [
       'a claim of never having heard of something',
