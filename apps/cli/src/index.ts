@@ -1,4 +1,4 @@
-import { Command, CommanderError, type Option } from 'commander';
+import { Command, CommanderError, type Option, type ParseOptionsResult } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
 import { commands } from './commands/index.js';
 import { describeError } from './errors.js';
@@ -45,9 +45,52 @@ Examples:
   qualm judge --input items.jsonl --template schema.json --judge-model gpt-4o-mini --out judged.jsonl
   qualm --no-progress bench longmemeval evaluate --data longmemeval_oracle.json --run hypotheses.jsonl`;
 
+/**
+ * A command that refuses a flag where an option's value should be: commander takes the word after
+ * `--id-field` as its value whatever it is, so `--id-field --summary` would name the field
+ * "--summary" and swallow the flag. Every verb is one, as subcommands are made by `createCommand`.
+ */
+class QualmCommand extends Command {
+  override createCommand(name?: string): Command {
+    return new QualmCommand(name);
+  }
+
+  override parseOptions(argv: string[]): ParseOptionsResult {
+    rejectFlagsAsValues(this, argv);
+    return super.parseOptions(argv);
+  }
+}
+
+/**
+ * Refuses `--option --other` for an option that needs a value, naming both. Any word of the form
+ * `--x` counts as a flag there, known to the command or not (a misspelt flag is still a flag);
+ * words that start with a single dash are values, so `-0.5` and `-` (stdin) still work. A value
+ * that does start with `--` can be given as `--option=--value`, which commander reads as one word.
+ */
+function rejectFlagsAsValues(command: Command, argv: readonly string[]): void {
+  for (let index = 0; index < argv.length; index += 1) {
+    const word = argv[index];
+    // after "--" every word is an operand
+    if (word === '--') return;
+    const option = command.options.find(
+      (candidate) => candidate.long === word || candidate.short === word,
+    );
+    if (!option?.required) continue;
+    const value = argv[index + 1];
+    if (value !== undefined && /^--./.test(value)) {
+      const name = option.long ?? option.short ?? option.flags;
+      command.error(
+        `option ${name} needs a value, got the flag ${value}; a value that starts with -- is written ${name}=VALUE`,
+        { exitCode: 2, code: 'commander.optionMissingArgument' },
+      );
+    }
+    index += 1;
+  }
+}
+
 /** Builds the `qualm` program with every verb registered. */
 export function createProgram(): Command {
-  const program = new Command('qualm')
+  const program = new QualmCommand('qualm')
     .description('Tell when an LLM answer should not be trusted as it stands.')
     .version(versionText(), '-V, --version', 'print the version and exit')
     .option(

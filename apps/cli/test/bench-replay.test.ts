@@ -87,6 +87,13 @@ describe('qualm bench longmemeval replay', () => {
     expect(table.stdout).toContain('skipped 1 run ids not in the data: gone');
   });
 
+  it('prints - for a task average it cannot compute, as metrics does', async () => {
+    const table = await qualm(replay(runPath, '--abstention', '--no-nli'));
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^task-averaged\s+3\s+-\s+-$/m);
+    expect(table.stdout).not.toContain('nan');
+  });
+
   it('names the line of a broken run file', async () => {
     const broken = join(folder, 'broken.jsonl');
     await writeFile(

@@ -377,6 +377,63 @@ describe('qualm judge', () => {
     });
   });
 
+  it('shows each rubric grade in the table and counts rubric results in the pass rate in rubric_only mode', async () => {
+    // "direct" holds when the response gives a number: fr, de and es do, jp and it do not
+    server = await startChatServer({
+      handler: (body) => ({
+        json: { reasoning: 'r', scores: { direct: /\d/.test(responseOf(body)), clarity: 4 } },
+      }),
+    });
+    const rubric = join(examples, 'rubric.json');
+    const args = ['judge', '--input', input, '--mode', 'rubric_only', '--rubric', rubric];
+    const result = await qualm([...args, '--base-url', server.baseURL]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /^id\s+pass\s+failed stage\s+abstained\s+sufficient\s+calls\s+rubric$/m,
+    );
+    expect(result.stdout).toMatch(/^fr\s+yes\s+-\s+-\s+-\s+1\s+direct yes, clarity 4$/m);
+    expect(result.stdout).toMatch(/^jp\s+no\s+-\s+-\s+-\s+1\s+direct no, clarity 4$/m);
+    expect(result.stdout).toMatch(/pass rate\s+60\.0% \(3\/5\)/);
+  });
+
+  it('counts the template result first, and the rubric where there is none, in template_and_rubric mode', async () => {
+    const judge = await scriptedJudge();
+    judge.setHandler((body) =>
+      systemOf(body).includes('rubric')
+        ? { json: { reasoning: 'r', scores: { direct: /\d/.test(responseOf(body)), clarity: 3 } } }
+        : {
+            json: {
+              city:
+                /(Paris|Tokyo|Rome|Berlin|Madrid|Oslo)/.exec(responseOf(body))?.[1] ?? 'unknown',
+              population_millions: Number(
+                /(\d+(?:\.\d+)?) million/.exec(responseOf(body))?.[1] ?? 0,
+              ),
+            },
+          },
+    );
+    const withOneUnexpected = join(directory, 'items.jsonl');
+    writeFileSync(
+      withOneUnexpected,
+      `${readFileSync(input, 'utf8').trim()}\n${JSON.stringify({ id: 'no', question: 'Capital of Norway?', response: 'Oslo, 0.7 million.' })}\n`,
+    );
+    const result = await qualm([
+      ...judgeArgs(
+        ['--mode', 'template_and_rubric', '--base-url', judge.baseURL],
+        withOneUnexpected,
+      ),
+      '--rubric',
+      join(examples, 'rubric.json'),
+    ]);
+    expect(result.code).toBe(0);
+    // es gives a number, so the rubric holds, but its template result (Madrid, not Barcelona) fails
+    expect(result.stdout).toMatch(
+      /^es\s+no\s+verify_template\s+-\s+-\s+2\s+direct yes, clarity 3$/m,
+    );
+    expect(result.stdout).toMatch(/^no\s+yes\s+-\s+-\s+-\s+2\s+direct yes, clarity 3$/m);
+    // fr and de pass their templates, "no" its rubric
+    expect(result.stdout).toMatch(/pass rate\s+50\.0% \(3\/6\)/);
+  });
+
   it('refuses a --mode, --format or --structured-output outside its values, naming them', async () => {
     for (const [flag, ...allowed] of [
       ['--mode', 'template_only', 'rubric_only', 'template_and_rubric'],

@@ -232,6 +232,82 @@ describe('qualm validate', () => {
     expect(clean.code).toBe(0);
   });
 
+  it('refuses a .jsonl or .ndjson file without --jsonl instead of letting a gate pass on it as one response', async () => {
+    const rows = jsonl([
+      { id: 1, response: 'I cannot help with that request.' },
+      { id: 2, response: 'Paris is the capital of France and its largest city.' },
+    ]);
+    for (const name of ['answers.jsonl', 'answers.NDJSON']) {
+      const path = file(name, rows);
+      const result = await qualm(['validate', path, '--fail-on-escalate']);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        `qualm: ${path} looks like JSON Lines (its name ends in ${name.slice(name.lastIndexOf('.'))}): pass --jsonl to score each line as a response\n`,
+      );
+    }
+    const gated = await qualm([
+      'validate',
+      file('answers.jsonl', rows),
+      '--jsonl',
+      '--fail-on-escalate',
+    ]);
+    expect(gated.code).toBe(1);
+  });
+
+  it('refuses an input whose first lines are JSON objects without --jsonl, from stdin or a file of any name', async () => {
+    const rows = `\n${jsonl([{ response: 'I cannot help with that request.' }, { response: 'Paris is the capital.' }])}`;
+    const stdin = await qualm(['validate', '--fail-on-escalate'], {}, { input: rows });
+    expect(stdin.code).toBe(2);
+    expect(stdin.stderr).toBe(
+      'qualm: stdin looks like JSON Lines (its first lines are JSON objects): pass --jsonl to score each line as a response\n',
+    );
+    const path = file('log.txt', rows);
+    const named = await qualm(['validate', path]);
+    expect(named.code).toBe(2);
+    expect(named.stderr).toBe(
+      `qualm: ${path} looks like JSON Lines (its first lines are JSON objects): pass --jsonl to score each line as a response\n`,
+    );
+  });
+
+  it('still scores one JSON document, on one line or many, as one response', async () => {
+    for (const input of [
+      '{"answer": "Paris is the capital of France."}\n',
+      '{\n  "answer": "Paris is the capital of France."\n}\n',
+    ]) {
+      const result = await qualm(['validate', '-', '--format', 'jsonl'], {}, { input });
+      expect(result.code, result.stderr).toBe(0);
+      const records = result.stdout.trim().split('\n');
+      expect(records).toHaveLength(1);
+      expect(JSON.parse(records[0] ?? '').score).toBeTypeOf('number');
+    }
+  });
+
+  it('rounds the average score of the --summary in --format json to 4 decimals', async () => {
+    const rows = [
+      { response: 'I cannot help with that request.' },
+      ...Array.from({ length: 6 }, () => ({
+        response: 'Paris is the capital of France and its largest city.',
+      })),
+    ];
+    const result = await qualm([
+      'validate',
+      file('seven.jsonl', jsonl(rows)),
+      '--jsonl',
+      '--summary',
+      '--format',
+      'json',
+    ]);
+    const document = JSON.parse(result.stdout) as {
+      results: { score: number }[];
+      summary: { averageScore: number };
+    };
+    const mean =
+      document.results.reduce((sum, row) => sum + row.score, 0) / document.results.length;
+    expect(document.summary.averageScore).toBe(Math.round(mean * 10_000) / 10_000);
+    expect(String(document.summary.averageScore)).toMatch(/^\d(\.\d{1,4})?$/);
+  });
+
   it('reports a missing input file in one line', async () => {
     const result = await qualm(['validate', join(directory, 'nope.jsonl'), '--jsonl']);
     expect(result.code).toBe(2);

@@ -49,10 +49,12 @@ The API key is read from OPENAI_API_KEY (any non-empty value for a local server 
 the endpoint from --base-url, else OPENAI_BASE_URL, else OpenAI. --judge-model takes the harness's
 short names (gpt-4o, gpt-4o-mini) or any model id.
 
-An answer the endpoint failed on (unreachable, rate-limited, timing out, a broken reply) is not
-written: the run exits 1 and a rerun judges it. Ctrl-C stops after the calls under way and says
-how many labels were written; the same command continues. Exit status: 0, 1 when answers were left
-out, 2 on bad input or set-up, 130 when interrupted.
+Nothing listening at the endpoint, an unknown host or a rejected key stops the run before the
+first answer (exit 2). An answer the endpoint failed on during the run (a dropped connection,
+rate-limited, timing out, a broken reply) is not written: the run exits 1 and a rerun judges it.
+Ctrl-C cancels the calls under way and says how many labels were written; the same command
+continues. Exit status: 0, 1 when answers were left out, 2 on bad input or set-up, 130 when
+interrupted.
 
 Examples:
   export OPENAI_API_KEY=...

@@ -104,10 +104,12 @@ may differ from the data's; a rerun with the same --out answers only what is mis
 is read from OPENAI_API_KEY (any non-empty value for a local server that needs none); the endpoint
 from --base-url, else OPENAI_BASE_URL, else OpenAI.
 
-A question the endpoint failed on (unreachable, rate-limited, timing out, a broken reply) is not
-written: the run exits 1 and a rerun answers it. Ctrl-C stops after the calls under way and says
-how many answers were written; the same command continues. Exit status: 0, 1 when questions were
-left out, 2 on bad input or set-up, 130 when interrupted.
+Nothing listening at the endpoint, an unknown host or a rejected key stops the run before the
+first question (exit 2). A question the endpoint failed on during the run (a dropped connection,
+rate-limited, timing out, a broken reply) is not written: the run exits 1 and a rerun answers it.
+Ctrl-C cancels the calls under way and says how many answers were written; the same command
+continues. Exit status: 0, 1 when questions were left out, 2 on bad input or set-up, 130 when
+interrupted.
 
 Examples:
   export OPENAI_API_KEY=...

@@ -69,7 +69,8 @@ export function registerBenchReport(program: Command): void {
     });
 }
 
-const percent = (value: number | null) => (value === null ? 'nan' : (value * 100).toFixed(1));
+// a figure that cannot be computed (a task average without every type) shows as in metrics
+const percent = (value: number | null) => (value === null ? '-' : (value * 100).toFixed(1));
 
 function summary(report: LongMemEvalReport): string {
   return formatTable(

@@ -1,16 +1,28 @@
+import { once } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
 import {
+  addUsage,
+  type ChatClient,
   createChatClient,
   type EvaluationMode,
+  emptyUsage,
   evaluationModes,
+  mapConcurrently,
   parseRubric,
   type Rubric,
+  type RubricScores,
+  type RunFailure,
   readVerificationItems,
   runVerificationBatch,
   type StructuredOutputMode,
+  stageOrder,
+  summarizeResults,
   type Template,
   templateFromJsonSchema,
+  type VerificationBatchOptions,
   type VerificationBatchRun,
   VerificationConfig,
+  type VerificationInputItem,
   type VerificationRecord,
   type VerificationSummary,
 } from '@qualm/judge';
@@ -26,6 +38,7 @@ import {
 import { CliError, CliErrorCode, INTERRUPTED_EXIT_STATUS } from '../errors.js';
 import { interruptSignal } from '../interrupt.js';
 import {
+  columnWidths,
   formatTable,
   given,
   noteTerminalInput,
@@ -33,6 +46,7 @@ import {
   readText,
   rejectUselessFlags,
   requireModelName,
+  tableLine,
 } from '../io.js';
 import { Progress } from '../progress.js';
 
@@ -66,14 +80,22 @@ Example:
   qualm judge --input examples/judge/input.jsonl --template examples/judge/template.schema.json \\
     --abstention --sufficiency --judge-model gpt-4o-mini --out judged.jsonl
 
-With --out, results are appended as they finish and a rerun skips the ids already written. An
-item the endpoint failed on (unreachable, rate-limited, timing out, a broken reply) is never
-written: the run exits 1 and a rerun judges it again. An item whose result ended in an error (a
-reply that never fit the schema after --max-attempts re-asks, a fail-safe check that errored, a
-rubric not graded) is written with its error, but is not done: the run exits 1, stderr says how
-many and the first error, and a rerun with the same --out judges it again and replaces its line.
-Ctrl-C stops after the calls under way and says how many results were written; the same command
-continues.
+Without --out, results are printed in input order as each finishes, so a reader that stops early
+(| head) ends the run. The table's pass column is the template result; in the rubric modes, an
+item without one (rubric_only, or no expected values) passes when the rubric graded every yes/no
+trait yes, and the rubric column shows each trait's grade (1-5 scores are shown, not judged). The
+pass rate counts both.
+
+With --out, results are appended as they finish and a rerun skips the ids already written.
+Before the first item, one GET /models checks the endpoint: nothing listening there, an unknown
+host or a rejected key stops the run at once with exit 2. An item the endpoint failed on during
+the run (a dropped connection, rate-limited, timing out, a broken reply) is never written: the run
+exits 1 and a rerun judges it again. An item whose result ended in an error (a reply that never
+fit the schema after --max-attempts re-asks, a fail-safe check that errored, a rubric not graded)
+is written with its error, but is not done: the run exits 1, stderr says how many and the first
+error, and a rerun with the same --out judges it again and replaces its line. Ctrl-C cancels the
+calls under way (a rerun judges their items) and says how many results were written; the same
+command continues.
 
 Flags that do nothing in the chosen mode are refused: --template in rubric_only mode, --rubric in
 template_only mode, --sufficiency and --instructions-parsing in rubric_only mode, and
@@ -81,8 +103,8 @@ template_only mode, --sufficiency and --instructions-parsing in rubric_only mode
 --answering-model when every item has a response gets a note on stderr.
 
 Exit status: 0 when every item was judged without an error, 1 when some could not be judged or
-ended in errors, 2 on bad input or set-up (a missing key, a wrong endpoint URL, a rejected key),
-130 when interrupted.`;
+ended in errors, 2 on bad input or set-up (a missing key, a wrong endpoint URL, nothing listening
+at the endpoint, a rejected key), 130 when interrupted.`;
 
 /** Registers `qualm judge`. */
 export function registerJudge(program: Command): void {
@@ -221,9 +243,7 @@ async function runJudge(options: JudgeOptions, command: Command): Promise<void> 
     model: options.answeringModel ?? options.judgeModel,
   });
 
-  let progress: Progress | undefined;
-  const run = await runVerificationBatch({
-    items,
+  const batch = {
     judge,
     answering,
     config,
@@ -231,20 +251,40 @@ async function runJudge(options: JudgeOptions, command: Command): Promise<void> 
     rubric,
     concurrency,
     signal: interruptSignal(),
-    ...(options.out !== undefined ? { out: options.out, outLabel: '--out' } : {}),
-    onProgress: ({ total }) => {
-      progress ??= new Progress('judge', total);
-      progress.tick();
-    },
-  });
-  progress?.finish();
+  };
+  let progress: Progress | undefined;
+  const tick = (total: number) => {
+    progress ??= new Progress('judge', total);
+    progress.tick();
+  };
+  let run: VerificationBatchRun;
+  if (options.out !== undefined) {
+    run = await runVerificationBatch({
+      ...batch,
+      items,
+      out: options.out,
+      outLabel: '--out',
+      onProgress: ({ total }) => tick(total),
+    });
+    progress?.finish();
+    printOutFileSummary(format, run, options.out, rubric);
+  } else {
+    // the results go out as they come, so a reader that stops early (| head) ends the run
+    const sink = resultSink(format, items, rubric);
+    run = await judgeInOrder(items, {
+      ...batch,
+      onItem: () => tick(items.length),
+      onRecord: sink.take,
+    });
+    progress?.finish();
+    sink.end(run);
+  }
 
-  if (!run.interrupted || options.out !== undefined) printOutput(format, run, options.out);
   if (run.interrupted) {
     process.stderr.write(
       options.out !== undefined
         ? `qualm: interrupted: ${run.written} of ${run.total} result(s) appended to ${options.out}; run the same command again to judge the rest\n`
-        : `qualm: interrupted after ${run.written} of ${run.total} item(s); nothing was kept (give --out to keep results and continue later)\n`,
+        : `qualm: interrupted: ${run.written} of ${run.total} result(s) printed; nothing was kept for a rerun (give --out to keep results and continue later)\n`,
     );
     process.exitCode = INTERRUPTED_EXIT_STATUS;
     return;
@@ -271,6 +311,80 @@ async function runJudge(options: JudgeOptions, command: Command): Promise<void> 
   }
 }
 
+/**
+ * Judges items as {@link runVerificationBatch} does without an output file, and hands each record
+ * to `onRecord` in input order as soon as it and every earlier one are done (the batch gives its
+ * records only at its end). Each item is a batch of one, so the package's failure policy applies
+ * to it unchanged; the endpoint is checked once, before the first item, and a failure that stops
+ * the run cancels the calls under way, as in one batch.
+ */
+async function judgeInOrder(
+  items: readonly VerificationInputItem[],
+  options: Omit<VerificationBatchOptions, 'items' | 'out' | 'outLabel' | 'onProgress'> & {
+    onItem: () => void;
+    onRecord: (record: VerificationRecord) => Promise<void> | undefined;
+  },
+): Promise<VerificationBatchRun> {
+  const { judge, signal, onItem, onRecord, concurrency, ...rest } = options;
+  await judge.checkEndpoint({ signal });
+  // the same client, its endpoint checked once for the whole run rather than once per item
+  const checked: ChatClient = Object.create(judge, { checkEndpoint: { value: async () => {} } });
+  const stop = new AbortController();
+  const runSignal = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
+  function* pending() {
+    for (const item of items) {
+      if (runSignal.aborted) return;
+      yield item;
+    }
+  }
+  const records: VerificationRecord[] = [];
+  const failures: RunFailure[] = [];
+  const errored: RunFailure[] = [];
+  let usage = emptyUsage();
+  let written = 0;
+  const runs = mapConcurrently(
+    pending(),
+    async (item) => {
+      try {
+        return await runVerificationBatch({
+          ...rest,
+          items: [item],
+          judge: checked,
+          concurrency: 1,
+          signal: runSignal,
+          onProgress: onItem,
+        });
+      } catch (error) {
+        stop.abort(error);
+        throw error;
+      }
+    },
+    { concurrency: concurrency ?? 4, ordered: true },
+  );
+  for await (const run of runs) {
+    written += run.written;
+    failures.push(...run.failures);
+    errored.push(...run.errored);
+    usage = addUsage(usage, run.usage);
+    for (const record of run.records) {
+      records.push(record);
+      const room = onRecord(record);
+      if (room) await room;
+    }
+  }
+  return {
+    total: items.length,
+    alreadyDone: 0,
+    written,
+    records,
+    failures,
+    errored,
+    usage,
+    interrupted: signal?.aborted === true,
+    summary: summarizeResults(records),
+  };
+}
+
 async function readJsonFile(path: string): Promise<unknown> {
   const text = await readText(path);
   try {
@@ -287,7 +401,52 @@ const percent = (rate: number | null) => (rate === null ? '-' : `${(rate * 100).
 const flag = (value: boolean | null | undefined) =>
   value === null || value === undefined ? '-' : value ? 'yes' : 'no';
 
-function summaryTable(summary: VerificationSummary): string {
+/**
+ * Whether the rubric passed an item: every yes/no trait graded yes. Undefined when the item was
+ * not graded, or the rubric has no yes/no trait: its 1-5 scores are shown, not judged.
+ */
+function rubricPassed(record: Record<string, unknown>, rubric: Rubric | undefined) {
+  const scores = record.rubricScores as RubricScores | null | undefined;
+  const checks = rubric?.traits.filter((trait) => trait.kind === 'boolean') ?? [];
+  if (!scores || checks.length === 0) return undefined;
+  return checks.every((trait) => scores[trait.name] === true);
+}
+
+/** Whether an item passed: its template result, or without one (rubric modes) its rubric's. */
+function passed(record: Record<string, unknown>, rubric: Rubric | undefined) {
+  const verified = record.verifyResult;
+  return typeof verified === 'boolean' ? verified : rubricPassed(record, rubric);
+}
+
+/** The passes among results: template results, and rubric results where there is no template one. */
+function passTally(records: Iterable<Record<string, unknown>>, rubric: Rubric | undefined) {
+  const tally = { passed: 0, judged: 0 };
+  for (const record of records) {
+    const outcome = passed(record, rubric);
+    if (outcome === undefined) continue;
+    tally.judged += 1;
+    if (outcome) tally.passed += 1;
+  }
+  return tally;
+}
+
+/** The grades of an item as `direct yes, clarity 4`; `error` when the rubric was not graded. */
+function rubricCell(record: Record<string, unknown>, rubric: Rubric): string {
+  if (record.rubricError) return 'error';
+  const scores = record.rubricScores as RubricScores | null | undefined;
+  if (!scores) return '-';
+  return rubric.traits
+    .map((trait) => {
+      const grade = scores[trait.name];
+      return `${trait.name} ${typeof grade === 'boolean' ? flag(grade) : (grade ?? '-')}`;
+    })
+    .join(', ');
+}
+
+function summaryTable(
+  summary: VerificationSummary,
+  tally: { passed: number; judged: number },
+): string {
   return formatTable(
     [{ header: 'measure' }, { header: 'value', align: 'right' }],
     [
@@ -300,7 +459,10 @@ function summaryTable(summary: VerificationSummary): string {
         'insufficiency rate',
         `${percent(summary.insufficiencyRate)} (${summary.insufficient}/${summary.sufficiencyChecked})`,
       ],
-      ['pass rate', `${percent(summary.passRate)} (${summary.passed}/${summary.verified})`],
+      [
+        'pass rate',
+        `${percent(tally.judged > 0 ? tally.passed / tally.judged : null)} (${tally.passed}/${tally.judged})`,
+      ],
       ['check errors (fail-safe)', String(summary.checkErrors)],
       ['errors', String(summary.errors)],
       ['LLM calls', String(summary.llmCalls)],
@@ -309,46 +471,133 @@ function summaryTable(summary: VerificationSummary): string {
   );
 }
 
-function printOutput(format: Format, run: VerificationBatchRun, out: string | undefined): void {
-  const { records, summary } = run;
-  const note = out
-    ? `${run.written} result(s) appended to ${out}, ${run.alreadyDone} already there`
-    : undefined;
+/** What the results go to without --out: one record at a time, then the summary. */
+interface ResultSink {
+  /** Takes a record; a promise when the output is full and the next should wait for room. */
+  take(record: VerificationRecord): Promise<void> | undefined;
+  /** Ends the output with the summary (the output stays whole when the run was interrupted). */
+  end(run: VerificationBatchRun): void;
+}
+
+/**
+ * Where the results go without --out, as they come. On a terminal the live progress line shares
+ * the screen, so the output waits for the end of the run there; elsewhere it streams.
+ */
+function resultSink(
+  format: Format,
+  items: readonly VerificationInputItem[],
+  rubric: Rubric | undefined,
+): ResultSink {
+  const held: string[] | undefined = process.stdout.isTTY ? [] : undefined;
+  const emit = (text: string): Promise<void> | undefined => {
+    if (held) held.push(text);
+    // when the write filled the output, the next record waits until it has room again
+    else if (!process.stdout.write(text)) return once(process.stdout, 'drain').then(() => {});
+    return undefined;
+  };
+  const finish = (text: string) => process.stdout.write(`${held?.join('') ?? ''}${text}`);
+  const summaryOf = (run: VerificationBatchRun) =>
+    summaryTable(run.summary, passTally(run.records, rubric));
+  if (format === 'jsonl') {
+    return {
+      take: (record) => emit(`${JSON.stringify(record)}\n`),
+      end(run) {
+        finish('');
+        process.stderr.write(`${summaryOf(run)}\n`);
+      },
+    };
+  }
   if (format === 'json') {
-    const body = out
-      ? { summary, written: run.written, skipped: run.alreadyDone, failed: run.failures.length }
-      : { results: records, summary };
+    // the bytes of JSON.stringify({results, summary}, null, 2), written one result at a time
+    const indent = (text: string, spaces: string) => text.replaceAll('\n', `\n${spaces}`);
+    let count = 0;
+    return {
+      take(record) {
+        const opening = count === 0 ? '{\n  "results": [\n' : ',\n';
+        count += 1;
+        return emit(`${opening}    ${indent(JSON.stringify(record, null, 2), '    ')}`);
+      },
+      end(run) {
+        const summary = indent(JSON.stringify(run.summary, null, 2), '  ');
+        finish(`${count === 0 ? '{\n  "results": []' : '\n  ]'},\n  "summary": ${summary}\n}\n`);
+      },
+    };
+  }
+  // the columns are sized before the first result, from the ids and the values each column takes
+  const columns = [
+    { header: 'id' },
+    { header: 'pass' },
+    { header: 'failed stage' },
+    { header: 'abstained' },
+    { header: 'sufficient' },
+    { header: 'calls', align: 'right' as const },
+    ...(rubric ? [{ header: 'rubric' }] : []),
+  ];
+  const widths = columnWidths(columns, [
+    ...items.map((item) => [item.id]),
+    ...stageOrder.map((stage) => ['', '', stage]),
+  ]);
+  const line = (cells: readonly string[]) => emit(`${tableLine(columns, widths, cells)}\n`);
+  let rows = 0;
+  return {
+    take(record) {
+      if (rows === 0) {
+        line(columns.map((column) => column.header));
+        line(widths.map((width) => '-'.repeat(width)));
+      }
+      rows += 1;
+      return line([
+        record.id,
+        flag(passed(record, rubric)),
+        String(record.failedStage ?? '-'),
+        flag(record.abstentionDetected),
+        flag(record.sufficiencyDetected),
+        String(record.llmCalls),
+        ...(rubric ? [rubricCell(record, rubric)] : []),
+      ]);
+    },
+    end(run) {
+      finish(`${rows > 0 ? '\n' : ''}${summaryOf(run)}\n`);
+    },
+  };
+}
+
+/** With --out the results are in the file: stdout gets the summary of everything in it. */
+function printOutFileSummary(
+  format: Format,
+  run: VerificationBatchRun,
+  out: string,
+  rubric: Rubric | undefined,
+): void {
+  const { summary } = run;
+  const note = `${run.written} result(s) appended to ${out}, ${run.alreadyDone} already there`;
+  if (format === 'json') {
+    const body = {
+      summary,
+      written: run.written,
+      skipped: run.alreadyDone,
+      failed: run.failures.length,
+    };
     process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
     return;
   }
-  if (format === 'jsonl') {
-    for (const record of records) process.stdout.write(`${JSON.stringify(record)}\n`);
-    process.stderr.write(`${summaryTable(summary)}\n`);
-    if (note) process.stderr.write(`${note}\n`);
-    return;
-  }
-  if (records.length > 0) process.stdout.write(`${resultsTable(records)}\n\n`);
-  process.stdout.write(`${summaryTable(summary)}\n`);
-  if (note) process.stdout.write(`${note}\n`);
+  // the pass rate counts rubric results too, so it is read from the file the summary comes from
+  const tally = rubric
+    ? passTally(recordsIn(out), rubric)
+    : { passed: summary.passed, judged: summary.verified };
+  const stream = format === 'jsonl' ? process.stderr : process.stdout;
+  stream.write(`${summaryTable(summary, tally)}\n${note}\n`);
 }
 
-function resultsTable(records: readonly VerificationRecord[]): string {
-  return formatTable(
-    [
-      { header: 'id' },
-      { header: 'pass' },
-      { header: 'failed stage' },
-      { header: 'abstained' },
-      { header: 'sufficient' },
-      { header: 'calls', align: 'right' },
-    ],
-    records.map((record) => [
-      record.id,
-      flag(record.verifyResult),
-      String(record.failedStage ?? '-'),
-      flag(record.abstentionDetected),
-      flag(record.sufficiencyDetected),
-      String(record.llmCalls),
-    ]),
-  );
+/** The results in an --out file; a line that is not one (cut short by a killed run) is passed over. */
+function* recordsIn(path: string): Generator<Record<string, unknown>> {
+  if (!existsSync(path)) return;
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      yield JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      // the batch drops such a line and judges its item again
+    }
+  }
 }

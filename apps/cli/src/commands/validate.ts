@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { extname, resolve } from 'node:path';
+import { withoutByteOrderMark } from '@qualm/errors';
 import {
   defaultWorkers,
   maxWorkers,
@@ -64,7 +65,10 @@ interface Row {
 const example = `
 A plain-text input is one response, read as a stream. With --jsonl, each line is a JSON object
 whose --field holds the response text; --id-field names a field to report each result by (when no
-line has that field, a note on stderr says so: a misspelt name).
+line has that field, a note on stderr says so: a misspelt name). Without --jsonl, an input that
+looks like JSON Lines (a .jsonl or .ndjson file, or one whose first two non-empty lines are JSON
+objects) is refused, exit 2, rather than scored as one response; a single JSON document (an answer
+written in JSON) is text, scored as one response (from stdin if its file is named .jsonl).
 
 An empty input (a file of 0 bytes, or nothing on stdin) is no response, as an empty --jsonl file
 holds none: exit 2, nothing to score. A plain-text response of blanks is text, and is scored as an
@@ -204,7 +208,49 @@ function validatorFrom(flags: ValidateFlags): { validator: Validator; options: V
   }
 }
 
-/** Streams a plain-text input into the streaming validator: one response. */
+// the first two non-empty lines of a JSON Lines input are JSON objects; one object alone is a
+// response written in JSON, scored as text
+const jsonLinesEvidence = 2;
+// the start of a plain-text input is kept at most this long to tell whether it is JSON Lines
+const sniffBytes = 1 << 20;
+
+function isJsonObject(line: string): boolean {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether the start of an input looks like JSON Lines: its first non-empty lines each a JSON
+ * object. Undefined while `head` is not enough to say (`ended`: the input holds no more).
+ */
+function looksLikeJsonLines(head: string, ended: boolean): boolean | undefined {
+  const text = withoutByteOrderMark(head);
+  const start = text.trimStart();
+  if (start === '') return ended ? false : undefined;
+  if (!start.startsWith('{')) return false;
+  const lines = text.split('\n');
+  // a last line the input has not finished yet may be cut short
+  if (!ended) lines.pop();
+  let objects = 0;
+  for (const line of lines) {
+    if (line.trim() === '') continue;
+    if (!isJsonObject(line)) return false;
+    objects += 1;
+    if (objects >= jsonLinesEvidence) return true;
+  }
+  return ended ? false : undefined;
+}
+
+const passJsonl = 'pass --jsonl to score each line as a response';
+
+/**
+ * Streams a plain-text input into the streaming validator: one response. An input that looks like
+ * JSON Lines is refused: scored as one response, a whole log would pass a gate as one text.
+ */
 async function validateText(
   validator: Validator,
   path: string | undefined,
@@ -212,10 +258,24 @@ async function validateText(
 ): Promise<void> {
   const stream = validator.stream();
   let bytes = 0;
+  let head: Buffer[] | undefined = [];
+  const refuse = () => {
+    throw new CliError(
+      CliErrorCode.INVALID_ARGUMENT,
+      `${inputName(path)} looks like JSON Lines (its first lines are JSON objects): ${passJsonl}`,
+    );
+  };
   for await (const chunk of readChunks(path)) {
     bytes += chunk.length;
+    if (head) {
+      head.push(chunk);
+      const verdict = looksLikeJsonLines(Buffer.concat(head).toString('utf8'), false);
+      if (verdict === true) refuse();
+      if (verdict === false || bytes > sniffBytes) head = undefined;
+    }
     stream.push(new Uint8Array(chunk));
   }
+  if (head && looksLikeJsonLines(Buffer.concat(head).toString('utf8'), true)) refuse();
   if (bytes === 0) {
     // no bytes at all is no response, as an empty --jsonl file holds none: most often a missing
     // file argument or an empty pipe; a response of blanks is text, scored as an empty response
@@ -415,6 +475,11 @@ function tableSink(idHeader: string): ResultSink {
   };
 }
 
+/** A summary with its average score rounded to 4 decimals, for the JSON output. */
+function rounded(summary: QualitySummary): QualitySummary {
+  return { ...summary, averageScore: Math.round(summary.averageScore * 10_000) / 10_000 };
+}
+
 /** "1 invalid line skipped", "3 invalid lines skipped" */
 const skippedLines = (count: number) => `${count} invalid line${count === 1 ? '' : 's'} skipped`;
 
@@ -512,6 +577,12 @@ export function registerValidate(program: Command): void {
               max: maxWorkers(),
               integer: true,
             });
+      if (!flags.jsonl && file !== undefined && /\.(jsonl|ndjson)$/i.test(file)) {
+        throw new CliError(
+          CliErrorCode.INVALID_ARGUMENT,
+          `${file} looks like JSON Lines (its name ends in ${extname(file)}): ${passJsonl}`,
+        );
+      }
       const { validator, options } = validatorFrom(flags);
       noteTerminalInput(file, 'responses');
       const sink =
@@ -548,7 +619,9 @@ export function registerValidate(program: Command): void {
       const summary = flags.summary ? tally.summary.summary() : undefined;
       sink.end(
         summary ? summaryText(summary, skipped, fromLine) : undefined,
-        summary ? { ...summary, skipped, ...(fromLine > 1 ? { fromLine } : {}) } : undefined,
+        summary
+          ? { ...rounded(summary), skipped, ...(fromLine > 1 ? { fromLine } : {}) }
+          : undefined,
       );
       if (flags.idField !== undefined && withId === 0) {
         process.stderr.write(
@@ -628,7 +701,7 @@ async function summarizeResults(
       `${files.map((entry) => `${entry.name}: ${entry.records} results`).join('\n')}\n\n${summaryText(summary, 0)}\n`,
     );
   } else {
-    const document = { summary, files };
+    const document = { summary: rounded(summary), files };
     process.stdout.write(
       flags.format === 'json'
         ? `${JSON.stringify(document, null, 2)}\n`
