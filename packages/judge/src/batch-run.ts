@@ -1,4 +1,5 @@
 import { ErrorKind, QualmError } from '@qualm/errors';
+import { linkSignal } from './abort-link.js';
 import { checkConcurrency, mapConcurrently } from './concurrency.js';
 import { JudgeError, JudgeErrorCode } from './errors.js';
 import type { ResumableOutput } from './resumable-output.js';
@@ -105,10 +106,8 @@ export async function runBatch<Item>(options: RunBatchOptions<Item>): Promise<Ba
   const records: Record<string, unknown>[] = [];
   let written = 0;
   let done = 0;
-  const controller = new AbortController();
-  const stop = () => controller.abort(options.signal?.reason);
-  if (options.signal?.aborted) stop();
-  else options.signal?.addEventListener('abort', stop, { once: true });
+  // one listener on the caller's signal, however many runs share it, removed when the run ends
+  const controller = linkSignal(options.signal);
   const interrupted = () => options.signal?.aborted === true;
 
   // the source is not pulled once the run is stopped
@@ -148,7 +147,7 @@ export async function runBatch<Item>(options: RunBatchOptions<Item>): Promise<Ba
       // every effect happens in the mapper, as each item finishes
     }
   } finally {
-    options.signal?.removeEventListener('abort', stop);
+    controller.release();
   }
   return { written, failures, usage, interrupted: interrupted(), records };
 }

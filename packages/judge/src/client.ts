@@ -7,6 +7,7 @@ import OpenAI, {
 import { zodResponseFormat } from 'openai/helpers/zod';
 import type { ResponseFormatJSONSchema } from 'openai/resources/shared';
 import { z } from 'zod';
+import { linkSignal } from './abort-link.js';
 import { JudgeError, JudgeErrorCode } from './errors.js';
 import { extractJson } from './json-extraction.js';
 import { type BackoffOptions, parseRetryAfter, retryDelay, sleep } from './retry.js';
@@ -198,12 +199,9 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
   ): Promise<Result> {
     for (let attempt = 1; ; attempt += 1) {
       usage.requests += 1;
-      // each attempt has a signal of its own: the SDK leaves a listener on the signal it is given,
-      // and one signal shared by a whole run would collect a listener per request
-      const attemptController = new AbortController();
-      const abortAttempt = () => attemptController.abort(signal?.reason);
-      if (signal?.aborted) abortAttempt();
-      else signal?.addEventListener('abort', abortAttempt, { once: true });
+      // each attempt has a signal of its own, as the SDK leaves a listener on the signal it is
+      // given; the calls in flight on one signal share a single listener on it (see linkSignal)
+      const attemptController = linkSignal(signal);
       try {
         return await send(attemptController.signal);
       } catch (error) {
@@ -230,7 +228,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
               retryAfterMs: failure.retryAfterMs,
               backoff: options.backoff,
             }),
-            signal,
+            attemptController.signal,
           );
         } catch (abort) {
           throw new JudgeError(JudgeErrorCode.ABORTED, 'the call was aborted', {
@@ -240,7 +238,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
           });
         }
       } finally {
-        signal?.removeEventListener('abort', abortAttempt);
+        attemptController.release();
       }
     }
   }

@@ -46,7 +46,11 @@ export class SearchCoreError extends QualmError {
   readonly [markerSymbol] = true;
   override readonly name = 'SearchCoreError';
   declare readonly code: SearchCoreErrorCode;
-  /** For `MODEL_NOT_FOUND`: where the model was looked for. */
+  /**
+   * For `MODEL_NOT_FOUND` of a hub id whose folder is absent or holds none of its files: where the
+   * model was looked for. A folder that lacks only some files, or a path given as the model id,
+   * has none: its message names the folder and the files, and is fit to print as it is.
+   */
   readonly missingModel: MissingModel | undefined;
 
   constructor(

@@ -14,6 +14,7 @@ export {
   startChatServer,
   unusedPort,
 } from './chat-server.js';
+export { abortListeners, listenerWarnings } from './listeners.js';
 export {
   type LongMemEvalDataOptions,
   type LongMemEvalDataSummary,

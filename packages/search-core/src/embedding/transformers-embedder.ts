@@ -199,11 +199,9 @@ export async function loadEmbedder(options: EmbedderOptions = {}): Promise<Trans
     modelId: DEFAULT_EMBEDDING_MODEL_ID,
     what: 'embedding model',
   });
-  const extractor = (await loadTransformersPipeline(
-    'feature-extraction',
-    resolved,
-    'embedding model',
-  )) as FeatureExtractionPipeline;
+  const extractor = (await loadTransformersPipeline('feature-extraction', resolved, {
+    what: 'embedding model',
+  })) as FeatureExtractionPipeline;
   return new TransformersEmbedder({
     extractor,
     resolved,

@@ -1,7 +1,8 @@
-import { access } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { type MissingModel, SearchCoreError, SearchCoreErrorCode } from '../errors.js';
+import { configProblem, onnxProblem, readJsonObject, tokenizerProblem } from './model-files.js';
 
 /** Weight formats transformers.js can load; each reads its own file (`q8` → `model_quantized.onnx`). */
 export const MODEL_DTYPES = ['fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4', 'q4f16', 'bnb4'] as const;
@@ -142,18 +143,11 @@ const loads = new Map<string, Promise<unknown>>();
 // env is global to transformers.js: loads run one at a time so each sees its own settings
 let loadQueue: Promise<unknown> = Promise.resolve();
 
-async function exists(file: string): Promise<boolean> {
-  try {
-    await access(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const weightsFile = (resolved: ResolvedModelOptions) =>
+  `onnx/model${DTYPE_FILE_SUFFIX[resolved.dtype]}.onnx`;
 
 function modelFiles(resolved: ResolvedModelOptions): string[] {
-  const weights = `onnx/model${DTYPE_FILE_SUFFIX[resolved.dtype]}.onnx`;
-  return ['config.json', 'tokenizer.json', 'tokenizer_config.json', weights];
+  return ['config.json', 'tokenizer.json', 'tokenizer_config.json', weightsFile(resolved)];
 }
 
 function howToProvide(resolved: ResolvedModelOptions, folder: string): string {
@@ -181,30 +175,135 @@ function missingModel(
 }
 
 // transformers.js reads a hub-style id under the local root and any other id as a path
+const isHubModelId = (modelId: string) => /^[\w.-]+(\/[\w.-]+)?$/.test(modelId);
+
 function localFolder(modelId: string, localRoot: string): string {
-  return /^[\w.-]+(\/[\w.-]+)?$/.test(modelId)
-    ? path.resolve(localRoot, modelId)
-    : path.resolve(modelId);
+  return isHubModelId(modelId) ? path.resolve(localRoot, modelId) : path.resolve(modelId);
 }
 
-// without remote loading, a missing file is reported before transformers.js is asked
-async function checkLocalFiles(
+/**
+ * Checks a model's `config.json` for what one kind of model needs; returns what is wrong, worded
+ * to follow the model's name (`is not an NLI classifier: …`), or undefined.
+ */
+export type ConfigCheck = (config: Record<string, unknown>) => string | undefined;
+
+/** How a message names a model folder: the id and the folder, or the folder a path id is. */
+function folderLabel(resolved: ResolvedModelOptions, folder: string, what: string): string {
+  return isHubModelId(resolved.modelId)
+    ? `${what} "${resolved.modelId}" in ${folder}`
+    : `${what} folder ${folder}`;
+}
+
+function replaceAdvice(resolved: ResolvedModelOptions, file: string): string {
+  return isHubModelId(resolved.modelId)
+    ? `replace it with ${file} from https://huggingface.co/${resolved.modelId}`
+    : `replace it with a good copy of the model's ${file}`;
+}
+
+const listed = (files: readonly string[]) =>
+  files.length === 1 ? files[0]! : `${files.slice(0, -1).join(', ')} and ${files.at(-1)}`;
+
+async function folderKind(folder: string): Promise<'absent' | 'empty' | 'file'> {
+  try {
+    return (await stat(folder)).isDirectory() ? 'empty' : 'file';
+  } catch {
+    return 'absent';
+  }
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Checks the local folder of a model before transformers.js reads it, so that a missing or broken
+ * file is reported with the folder, the file and what is wrong with it (transformers.js's own
+ * errors name neither, and some are a bare "Cannot read properties of undefined"): every file is
+ * there unless a download may fetch it, no JSON file is empty or malformed, the ONNX file is whole,
+ * and `config.json` has what `checkConfig` asks. A folder that is absent, or holds none of the
+ * files, is a missing model (`MODEL_NOT_FOUND`, with `missingModel` for a hub id); a folder that
+ * lacks some of them is `MODEL_NOT_FOUND` naming them; a broken file is `MODEL_LOAD_FAILED`, and a
+ * `config.json` of another kind of model `UNSUPPORTED_MODEL`.
+ */
+async function checkModelFolder(
   resolved: ResolvedModelOptions,
   localRoot: string,
-  what: string,
-): Promise<void> {
+  options: { what: string; checkConfig?: ConfigCheck },
+): Promise<boolean> {
+  const { what } = options;
   const folder = localFolder(resolved.modelId, localRoot);
-  const weights = `onnx/model${DTYPE_FILE_SUFFIX[resolved.dtype]}.onnx`;
-  for (const file of ['config.json', 'tokenizer.json', weights]) {
-    if (!(await exists(path.join(folder, file)))) {
+  const hub = isHubModelId(resolved.modelId);
+  // a path is never downloaded: transformers.js refuses it as a hub id
+  const mayDownload = resolved.allowRemoteModels && hub;
+  const files = modelFiles(resolved);
+  const present = new Set<string>();
+  for (const file of files) if (await isFile(path.join(folder, file))) present.add(file);
+  if (present.size === 0) {
+    if (mayDownload) return false;
+    const kind = await folderKind(folder);
+    if (!hub) {
+      // a path is the user's own folder: the hub and --models-dir advice would not fit it
+      const state = {
+        absent: 'does not exist',
+        empty: 'holds none of the model files',
+        file: 'is a file, not a folder',
+      };
       throw new SearchCoreError(
         SearchCoreErrorCode.MODEL_NOT_FOUND,
-        `${what} "${resolved.modelId}" not found: ${path.join(folder, file)} does not exist and ` +
-          `remote loading is off; ${howToProvide(resolved, folder)}`,
-        { missingModel: missingModel(resolved, folder, what) },
+        `${what} folder ${folder} ${state[kind]}; a model folder holds ${listed(files)}`,
       );
     }
+    const where =
+      kind === 'empty'
+        ? `${folder} holds none of its files`
+        : `${path.join(folder, files[0]!)} does not exist`;
+    throw new SearchCoreError(
+      SearchCoreErrorCode.MODEL_NOT_FOUND,
+      `${what} "${resolved.modelId}" not found: ${where} and remote loading is off; ` +
+        howToProvide(resolved, folder),
+      { missingModel: missingModel(resolved, folder, what) },
+    );
   }
+  const label = folderLabel(resolved, folder, what);
+  const missing = files.filter((file) => !present.has(file));
+  if (missing.length > 0 && !mayDownload) {
+    const source = hub ? ` from https://huggingface.co/${resolved.modelId}` : '';
+    throw new SearchCoreError(
+      SearchCoreErrorCode.MODEL_NOT_FOUND,
+      `${label}: ${listed(missing)} ${missing.length === 1 ? 'is' : 'are'} missing` +
+        `${resolved.dtype === 'fp32' ? '' : ` (dtype ${resolved.dtype})`}; ` +
+        `copy ${missing.length === 1 ? 'it' : 'them'}${source} into the folder`,
+    );
+  }
+  const broken = (file: string, problem: string, code: SearchCoreErrorCode) =>
+    new SearchCoreError(code, `${label}: ${file} ${problem}; ${replaceAdvice(resolved, file)}`);
+  for (const file of files) {
+    if (!present.has(file)) continue;
+    const full = path.join(folder, file);
+    if (file.endsWith('.onnx')) {
+      const problem = await onnxProblem(full);
+      if (problem) throw broken(file, problem, SearchCoreErrorCode.MODEL_LOAD_FAILED);
+      continue;
+    }
+    const read = await readJsonObject(full);
+    if ('problem' in read) throw broken(file, read.problem, SearchCoreErrorCode.MODEL_LOAD_FAILED);
+    const problem =
+      file === 'config.json'
+        ? configProblem(read.value)
+        : file === 'tokenizer.json'
+          ? tokenizerProblem(read.value)
+          : undefined;
+    if (problem) throw broken(file, problem, SearchCoreErrorCode.MODEL_LOAD_FAILED);
+    const unsupported = file === 'config.json' ? options.checkConfig?.(read.value) : undefined;
+    if (unsupported) {
+      throw new SearchCoreError(SearchCoreErrorCode.UNSUPPORTED_MODEL, `${label} ${unsupported}`);
+    }
+  }
+  return true;
 }
 
 const NETWORK_ERROR_CODES = new Set([
@@ -239,13 +338,21 @@ function isNetworkFailure(error: unknown): boolean {
   });
 }
 
-// the folder searched is the models folder, else transformers.js's own local model path
-function loadError(
-  error: unknown,
-  resolved: ResolvedModelOptions,
-  what: string,
-  localRoot: string,
-): SearchCoreError {
+/** Where a load looked, for the wording of its errors. */
+interface LoadContext {
+  resolved: ResolvedModelOptions;
+  what: string;
+  /** The models folder, else transformers.js's own local model path. */
+  localRoot: string;
+  /** Whether the model's files were read from its local folder (which was checked first). */
+  local: boolean;
+}
+
+// "Load model from <file> failed:<reason>", as onnxruntime-node words a session it cannot create
+const ONNX_LOAD_FAILURE = /^Load model from (.+?) failed:\s*([\s\S]*)$/;
+
+function loadError(error: unknown, context: LoadContext): SearchCoreError {
+  const { resolved, what, localRoot } = context;
   const message = error instanceof Error ? error.message : String(error);
   const folder = localFolder(resolved.modelId, localRoot);
   if (isNetworkFailure(error)) {
@@ -264,21 +371,68 @@ function loadError(
       { cause: error, missingModel: missingModel(resolved, folder, what, message) },
     );
   }
+  const label = context.local
+    ? folderLabel(resolved, folder, what)
+    : `${what} "${resolved.modelId}"`;
+  const weights = weightsFile(resolved);
+  const onnxFailure = ONNX_LOAD_FAILURE.exec(message);
+  if (onnxFailure) {
+    const [, loaded = '', failure = ''] = onnxFailure;
+    const reason = failure.trim().replace(/\.$/, '');
+    // a downloaded file is in the cache, under a folder named by the model id
+    const file = path.resolve(loaded);
+    const ownFile = isHubModelId(resolved.modelId)
+      ? file.endsWith(path.join(path.sep, weights)) &&
+        file.includes(`${path.sep}${path.join(resolved.modelId)}${path.sep}`)
+      : file === path.join(folder, weights);
+    if (!ownFile) {
+      return new SearchCoreError(
+        SearchCoreErrorCode.MODEL_LOAD_FAILED,
+        `${what} "${resolved.modelId}" cannot be loaded in this process: ONNX Runtime failed on ` +
+          `an earlier model (${loaded}: ${reason}), and transformers.js then fails every ` +
+          'later model load (huggingface/transformers.js#1767); start a new process',
+        { cause: error },
+      );
+    }
+    return new SearchCoreError(
+      SearchCoreErrorCode.MODEL_LOAD_FAILED,
+      `${label}: ONNX Runtime cannot load ${weights} (${reason}); ` +
+        replaceAdvice(resolved, weights),
+      { cause: error },
+    );
+  }
+  const modelType = /^Unsupported model type: (.*)$/.exec(message);
+  if (modelType) {
+    return new SearchCoreError(
+      SearchCoreErrorCode.UNSUPPORTED_MODEL,
+      `${label}: config.json gives model_type ${modelType[1]}, which transformers.js cannot load`,
+      { cause: error },
+    );
+  }
   return new SearchCoreError(
     SearchCoreErrorCode.MODEL_LOAD_FAILED,
-    `${what} "${resolved.modelId}" failed to load: ${message}`,
+    `${label} failed to load: ${message}`,
     { cause: error },
   );
 }
 
+/** Options of {@link loadTransformersPipeline}. */
+export interface LoadPipelineOptions {
+  /** What the model is for, as messages name it: `NLI model`, `embedding model`. */
+  what: string;
+  /** What this kind of model needs in `config.json`, checked before the load. */
+  checkConfig?: ConfigCheck;
+}
+
 /**
  * Loads a transformers.js pipeline once per task and loading options: concurrent callers share one
- * load, and a failed load is forgotten so that a later call can try again.
+ * load, and a failed load is forgotten so that a later call can try again. A model read from a
+ * local folder has its files checked first (see {@link checkModelFolder}).
  */
 export function loadTransformersPipeline(
   task: 'text-classification' | 'feature-extraction',
   resolved: ResolvedModelOptions,
-  what: string,
+  options: LoadPipelineOptions,
 ): Promise<unknown> {
   const key = JSON.stringify([task, resolved]);
   const cached = loads.get(key);
@@ -286,20 +440,20 @@ export function loadTransformersPipeline(
   const load = loadQueue
     .catch(() => undefined)
     .then(async () => {
-      const localRoot = resolved.modelsDir;
-      if (!resolved.allowRemoteModels) {
-        const { env } = await transformers();
-        await checkLocalFiles(resolved, localRoot ?? env.localModelPath, what);
-      }
       const { env, pipeline } = await transformers();
+      const localRoot = resolved.modelsDir ?? env.localModelPath;
+      // transformers.js reads the local folder only when local models are allowed
+      const local =
+        (resolved.modelsDir !== undefined || env.allowLocalModels || !resolved.allowRemoteModels) &&
+        (await checkModelFolder(resolved, localRoot, options));
       const previous = {
         localModelPath: env.localModelPath,
         allowLocalModels: env.allowLocalModels,
         allowRemoteModels: env.allowRemoteModels,
       };
       try {
-        if (localRoot !== undefined) {
-          env.localModelPath = `${localRoot}${path.sep}`;
+        if (resolved.modelsDir !== undefined) {
+          env.localModelPath = `${resolved.modelsDir}${path.sep}`;
           env.allowLocalModels = true;
         }
         env.allowRemoteModels = resolved.allowRemoteModels;
@@ -310,7 +464,7 @@ export function loadTransformersPipeline(
           ...(resolved.cacheDir === undefined ? {} : { cache_dir: resolved.cacheDir }),
         });
       } catch (error) {
-        throw loadError(error, resolved, what, localRoot ?? env.localModelPath);
+        throw loadError(error, { resolved, what: options.what, localRoot, local });
       } finally {
         Object.assign(env, previous);
       }

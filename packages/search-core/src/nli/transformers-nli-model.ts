@@ -63,27 +63,54 @@ const runOptionsSchema = z.object({
   maxTokens: z.number().int().min(8).optional(),
 });
 
-function labelIndices(
-  id2label: Record<string, string> | undefined,
-  modelId: string,
-): Record<NliLabel, number> {
+// the position of each NLI label in the model's output, or what is wrong with config.json's id2label
+function findLabels(
+  id2label: unknown,
+): { indices: Record<NliLabel, number> } | { problem: string } {
+  if (typeof id2label !== 'object' || id2label === null) {
+    return {
+      problem:
+        id2label === undefined
+          ? 'config.json has no id2label'
+          : `config.json's id2label is not a map of label names (it is ${JSON.stringify(id2label)})`,
+    };
+  }
   const found: Partial<Record<NliLabel, number>> = {};
-  for (const [id, name] of Object.entries(id2label ?? {})) {
-    const label = name.trim().toLowerCase();
+  const names: string[] = [];
+  for (const [id, name] of Object.entries(id2label)) {
+    names.push(typeof name === 'string' ? name : JSON.stringify(name));
+    const label = typeof name === 'string' ? name.trim().toLowerCase() : '';
     if (label === 'entailment' || label === 'neutral' || label === 'contradiction') {
       found[label] = Number(id);
     }
   }
   const { entailment, neutral, contradiction } = found;
   if (entailment === undefined || neutral === undefined || contradiction === undefined) {
-    const declared = id2label ? Object.values(id2label).join(', ') : 'no id2label';
+    return { problem: `config.json's id2label declares [${names.join(', ')}]` };
+  }
+  return { indices: { entailment, neutral, contradiction } };
+}
+
+const LABELS_NEEDED =
+  'but entailment, neutral and contradiction labels are needed (any letter case)';
+
+/** What {@link loadNliModel} asks of a local model's `config.json` before it loads the weights. */
+function nliConfigProblem(config: Record<string, unknown>): string | undefined {
+  const labels = findLabels(config.id2label);
+  return 'problem' in labels
+    ? `is not an NLI classifier: ${labels.problem}, ${LABELS_NEEDED}`
+    : undefined;
+}
+
+function labelIndices(id2label: unknown, modelId: string): Record<NliLabel, number> {
+  const labels = findLabels(id2label);
+  if ('problem' in labels) {
     throw new SearchCoreError(
       SearchCoreErrorCode.UNSUPPORTED_MODEL,
-      `model "${modelId}" is not an NLI classifier: its config.json id2label declares [${declared}], ` +
-        'but entailment, neutral and contradiction labels are needed (any letter case)',
+      `NLI model "${modelId}" is not an NLI classifier: ${labels.problem}, ${LABELS_NEEDED}`,
     );
   }
-  return { entailment, neutral, contradiction };
+  return labels.indices;
 }
 
 function softmax(logits: ArrayLike<number>, offset: number, count: number): number[] {
@@ -273,11 +300,10 @@ export async function loadNliModel(options: NliModelOptions = {}): Promise<Trans
     modelId: DEFAULT_NLI_MODEL_ID,
     what: 'NLI model',
   });
-  const classifier = (await loadTransformersPipeline(
-    'text-classification',
-    resolved,
-    'NLI model',
-  )) as ClassificationPipeline;
+  const classifier = (await loadTransformersPipeline('text-classification', resolved, {
+    what: 'NLI model',
+    checkConfig: nliConfigProblem,
+  })) as ClassificationPipeline;
   const { Tensor } = await import('@huggingface/transformers');
   return new TransformersNliModel({
     classifier,
