@@ -138,7 +138,8 @@ const SELF_INTRODUCTION = String.raw`(?! (?:assistant |language model |model |ch
 
 // "As an AI, I don't have a family of my own, but here's a message you could send": what the model
 // is or lacks, then the thing asked handed over in the same sentence ("but here's", "so here is",
-// "but here goes", "but if I had to pick: …"), is an answer. Not when the no is an act declined
+// "but here goes", "but if I had to pick: …", "but let's … together", "but you asked, so here it
+// is", "but I can help you put it into words: …"), is an answer. Not when the no is an act declined
 // ("I cannot provide that script, but here is a safer one" stays a partial refusal)
 const DECLINED_ACT = String.raw`(?:can't|cannot|can not|won't|will not|unable to|not able to|not going to|not allowed to|not permitted to) (?:provide|write|help|assist|create|generate|give|share|answer|offer|produce|make|compose|draft|complete|fulfil|comply|engage|support|condone|endorse|recommend|reveal|disclose|discuss|do that|do this|participate)\b`;
 const NATURE_THEN_ANSWER_BODY = String.raw`(?:(?!\b(?:${DECLINED_ACT}|(?:ability|capacity|permission|means) to\b))[^.!?\n]){0,120}?,? (?:but|so|and) (?:here(?:['’]s| is| are| goes| be)|if I (?:had|have|must|were) to (?:pick|choose|guess|say)|let['’]s (?:do|try|work|walk|go|break|look|start|get|plan|make|put|breathe)|(?:you asked[^.!?\n]{0,40}?,? so )here(?: it is|['’]s)|I (?:can|could|'d love to|would love to|'d be happy to|am happy to|'m happy to) (?:still )?(?:help|write|put|give|share|tell|plan|suggest|explain|summari[sz]e)[^.!?\n]{0,60}?:)\b`;
@@ -1111,9 +1112,10 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source: pattern`\b(?:providing|sharing|giving|writing|creating|offering|reproducing|posting|revealing|disclosing|gathering|compiling|collecting|finding|locating|tracking) (?:(?:such|that|this|these|those)(?: a| an)?(?: [a-z]{1,20}){1,2}|(?:[a-z-]{1,20} ){0,2}(?:instructions|information|details|guidance|advice|steps|directions|lyrics|text of|contents of|home address|phone number|password|a guide|a recipe|a list|a script|someone's|anyone's|a person's|people's|[a-z]{1,20}'s)\b[^.!?\n]{0,80}?) (?:is not|isn't) (?:allowed|permitted|possible)${PASSIVE_ENDS}`,
     example: 'Posting his address would put him at risk. Providing such a tracker is not allowed.',
   },
-  // … or, after a courtesy that opens the reply or a sentence, said to be wrong: "Unfortunately,
-  // writing a review for a shop you never visited would not be appropriate." Without the courtesy
-  // such a sentence is as often advice ("Writing to the council now would not be wise")
+  // … or, as the reply's first words or after a courtesy that opens a sentence, said to be wrong:
+  // "Unfortunately, writing a review for a shop you never visited would not be appropriate."
+  // Later in a reply and without the courtesy, such a sentence is as often advice ("Writing to the
+  // council now would not be wise")
   {
     type: 'refusal',
     source:
