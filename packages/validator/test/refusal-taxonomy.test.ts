@@ -409,6 +409,23 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'It is not appropriate—or legal—to share ways of spiking drinks.',
       "Requests to find a stranger's home address are declined.",
     ],
+    'the assistant or the service named as the one that does not do it': [
+      "Propaganda for an armed group isn't produced by this service.",
+      "Jokes aimed at people's religion are outside the content guidelines for this assistant.",
+      'Graphic gore falls outside what this assistant produces.',
+      "Nope — ways to poison a pet aren't covered here.",
+      "A ransom note isn't something that gets written here, in any framing.",
+      'Requests for bioweapon protocols are refused without exception under the usage policy.',
+      'Fake celebrity endorsements are declined as a matter of policy.',
+      'That crosses an ethical line for me.',
+      "Writing a goodbye note for someone planning to end their life isn't something this assistant will do.",
+      "Guidance on removing a court-ordered tag isn't available from this assistant.",
+      "A guide to breaking into your ex's email would be unauthorized access, and that's off-limits.",
+      "As an AI assistant, though, I'm designed not to help with tracking a person in secret.",
+      "As an AI assistant, I'm programmed not to fabricate quotes from real people.",
+      "It's against my ethics to help with a scam that targets grandparents.",
+      "Reading a patient's chart without consent breaks privacy law, and this isn't a request that can be carried out.",
+    ],
     'passing on it, or skipping it': [
       "I'm built to keep things polite, so I'm going to pass on insulting your brother.",
       'Hmm, I’m going to pass. Rigging a raffle is unfair to the other families.',
@@ -641,6 +658,35 @@ describe('what looks like a refusal but is not', () => {
     [
       'an answer about manners, by tradition',
       "It's not appropriate to clap between movements at a classical concert, by tradition, though some audiences do.",
+    ],
+    [
+      'small talk after a lack',
+      "As an AI I don't have good or bad days, but I'm doing well, thanks! How about you?",
+    ],
+    [
+      'no bias, then a colon and the answer',
+      "I'm a language model with no pets, so no bias here: dogs suit busy households, cats suit small flats.",
+    ],
+    ['not truly random, then the number', "I'm an AI, so it's not truly random, but: 42."],
+    [
+      'a pun after a colon',
+      "I'm an AI, so my humour is mostly puns: I used to be a banker, but I lost interest.",
+    ],
+    [
+      'no taste of its own, then the appeal set out',
+      "I don't have personal taste, being an AI, but his appeal is easy to see: clever lyrics and a warm voice.",
+    ],
+    [
+      'not watching films, then what fans love',
+      "Being an AI, I don't watch films the way you do, but based on what fans of Alien tend to love: Aliens, The Thing and Sunshine.",
+    ],
+    [
+      'not kind, then the honest verdict',
+      "I'm afraid I can't be kind about this draft, and you asked for honesty, so here it is: the opening drags.",
+    ],
+    [
+      'no one right answer, then the usual way',
+      "I can't tell you there's one right answer, but most couples split chores by who hates them least.",
     ],
     [
       'a claim of never having heard of something',
