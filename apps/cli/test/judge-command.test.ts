@@ -1,17 +1,21 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type ChatServer,
+  type ChatServerReply,
   type ChatServerRequestBody,
   startChatServer,
   unusedPort,
 } from '@qualm/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { qualmInterrupted } from './fixtures.js';
 import { endpointEnvironment, qualmWithEnvironment, startQualm } from './qualm-process.js';
 
 const examples = fileURLToPath(new URL('../../../examples/judge/', import.meta.url));
+const bin = fileURLToPath(new URL('../bin/qualm.js', import.meta.url));
 const apiKey = 'sk-cli-test-secret-0123456789';
 
 let server: ChatServer | undefined;
@@ -42,30 +46,29 @@ function systemOf(body: ChatServerRequestBody): string {
 // a scripted judge: refusals abstain, answers without a number are insufficient, parsing reads
 // the city and the number back from the response
 async function scriptedJudge(latencyMs = 0) {
-  server = await startChatServer({
-    latencyMs,
-    handler: (body) => {
-      const system = systemOf(body);
-      const response = responseOf(body);
-      if (system.includes('is an abstention')) {
-        return { json: { reasoning: 'scripted', abstained: /not able/.test(response) } };
-      }
-      if (system.includes('enough information to fill')) {
-        const sufficient = /\d/.test(response);
-        return {
-          json: {
-            reasoning: 'scripted',
-            missingFields: sufficient ? [] : ['population_millions'],
-            sufficient,
-          },
-        };
-      }
-      const city = /(Paris|Tokyo|Rome|Berlin|Madrid)/.exec(response)?.[1] ?? 'unknown';
-      const population = Number(/(\d+(?:\.\d+)?) million/.exec(response)?.[1] ?? 0);
-      return { json: { city, population_millions: population } };
-    },
-  });
+  server = await startChatServer({ latencyMs, handler: scriptedReply });
   return server;
+}
+
+function scriptedReply(body: ChatServerRequestBody): ChatServerReply {
+  const system = systemOf(body);
+  const response = responseOf(body);
+  if (system.includes('is an abstention')) {
+    return { json: { reasoning: 'scripted', abstained: /not able/.test(response) } };
+  }
+  if (system.includes('enough information to fill')) {
+    const sufficient = /\d/.test(response);
+    return {
+      json: {
+        reasoning: 'scripted',
+        missingFields: sufficient ? [] : ['population_millions'],
+        sufficient,
+      },
+    };
+  }
+  const city = /(Paris|Tokyo|Rome|Berlin|Madrid)/.exec(response)?.[1] ?? 'unknown';
+  const population = Number(/(\d+(?:\.\d+)?) million/.exec(response)?.[1] ?? 0);
+  return { json: { city, population_millions: population } };
 }
 
 const input = join(examples, 'input.jsonl');
@@ -432,6 +435,127 @@ describe('qualm judge', () => {
     expect(result.stdout).toMatch(/^no\s+yes\s+-\s+-\s+-\s+2\s+direct yes, clarity 3$/m);
     // fr and de pass their templates, "no" its rubric
     expect(result.stdout).toMatch(/pass rate\s+50\.0% \(3\/6\)/);
+  });
+
+  it('counts rubric results in the pass rate of --format json as the table does', async () => {
+    // "direct" holds when the response gives a number: fr, de and es do, jp and it do not
+    server = await startChatServer({
+      handler: (body) => ({
+        json: { reasoning: 'r', scores: { direct: /\d/.test(responseOf(body)), clarity: 4 } },
+      }),
+    });
+    const rubric = join(examples, 'rubric.json');
+    const args = ['judge', '--input', input, '--mode', 'rubric_only', '--rubric', rubric];
+    const table = await qualm([...args, '--base-url', server.baseURL]);
+    expect(table.stdout).toMatch(/pass rate\s+60\.0% \(3\/5\)/);
+    const json = await qualm([...args, '--base-url', server.baseURL, '--format', 'json']);
+    expect(json.code).toBe(0);
+    const body = JSON.parse(json.stdout) as { summary: Record<string, unknown> };
+    expect(body.summary).toMatchObject({
+      total: 5,
+      verified: 0,
+      rubricJudged: 5,
+      rubricPassed: 3,
+      passRate: 0.6,
+    });
+    // the summary of an --out file counts them too
+    const out = join(directory, 'judged.jsonl');
+    const written = await qualm([
+      ...args,
+      '--base-url',
+      server.baseURL,
+      '--format',
+      'json',
+      '--out',
+      out,
+    ]);
+    expect(written.code).toBe(0);
+    expect(JSON.parse(written.stdout)).toMatchObject({
+      summary: { rubricJudged: 5, rubricPassed: 3, passRate: 0.6 },
+      written: 5,
+    });
+    const again = await qualm([...args, '--base-url', server.baseURL, '--out', out]);
+    expect(again.stdout).toMatch(/pass rate\s+60\.0% \(3\/5\)/);
+    expect(again.stdout).toContain('0 result(s) appended');
+  });
+
+  it('prints each result in input order as soon as it and every one before it are done', async () => {
+    // jp answers late, so it finishes after it; de waits until the test lets it answer
+    let releaseGermany: () => void = () => {};
+    const germany = new Promise<void>((resolve) => {
+      releaseGermany = resolve;
+    });
+    const judge = await scriptedJudge();
+    judge.setHandler(async (body) => {
+      const response = responseOf(body);
+      if (response.includes('Berlin')) await germany;
+      if (response.includes('not able')) await new Promise((resolve) => setTimeout(resolve, 300));
+      return scriptedReply(body);
+    });
+    const child = spawn(
+      process.execPath,
+      [bin, ...judgeArgs(['--base-url', judge.baseURL, '--format', 'jsonl'])],
+      { env: { ...process.env, ...environment }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    const closed = new Promise<number>((resolve) =>
+      child.on('close', (code) => resolve(code ?? -1)),
+    );
+    try {
+      const deadline = Date.now() + 20_000;
+      while (lines(stdout).length < 3 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // fr, jp and it are out while de is still being judged; es, done long ago, waits behind de
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(lines(stdout).map((record) => record.id)).toEqual(['fr', 'jp', 'it']);
+      const spain = judge
+        .chatRequests()
+        .filter((request) => request.body && responseOf(request.body).includes('Madrid'));
+      expect(spain).toHaveLength(1);
+    } finally {
+      releaseGermany();
+    }
+    expect(await closed).toBe(0);
+    expect(lines(stdout).map((record) => record.id)).toEqual(['fr', 'jp', 'it', 'de', 'es']);
+  });
+
+  it('says on Ctrl-C without --out how many results it printed, and printed them all in input order', async () => {
+    // the refusals (every fifth item) take longer, so later items finish before them
+    const judge = await startChatServer({
+      latencyMs: 40,
+      handler: async (body) => {
+        if (responseOf(body).includes('not able')) {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+        }
+        return scriptedReply(body);
+      },
+    });
+    server = judge;
+    const many = join(directory, 'many.jsonl');
+    const source = lines(readFileSync(input, 'utf8'));
+    writeFileSync(
+      many,
+      Array.from({ length: 60 }, (_, index) =>
+        JSON.stringify({ ...source[index % 5], id: `item-${index}` }),
+      ).join('\n'),
+    );
+    const stopped = await qualmInterrupted(
+      judgeArgs(['--base-url', judge.baseURL, '--concurrency', '3', '--format', 'jsonl'], many),
+      environment,
+      (stdout) => lines(stdout).length >= 4,
+    );
+    expect(stopped.code).toBe(130);
+    const printed = lines(stopped.stdout).map((record) => Number(String(record.id).slice(5)));
+    expect(printed.length).toBeGreaterThanOrEqual(4);
+    expect(printed.length).toBeLessThan(60);
+    expect(printed).toEqual([...printed].sort((left, right) => left - right));
+    expect(stopped.stderr).toContain(
+      `qualm: interrupted: ${printed.length} of 60 result(s) printed; nothing was kept for a rerun`,
+    );
   });
 
   it('refuses a --mode, --format or --structured-output outside its values, naming them', async () => {

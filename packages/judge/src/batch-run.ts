@@ -75,6 +75,15 @@ export interface RunBatchOptions<Item> {
   /** Stops the run: no item starts after it aborts, the calls under way are aborted. */
   signal?: AbortSignal;
   onProgress?: (progress: RunProgress) => void;
+  /**
+   * Called once for each item whose record is done, as soon as it is appended to the output (or
+   * kept), in the order items finish. A promise it returns holds the item's slot until it
+   * settles, so a slow reader slows the run instead of piling results up; a throw (or a
+   * rejection) stops the run as a bug in the work does.
+   */
+  onRecord?: (record: Record<string, unknown>, item: Item) => void | Promise<void>;
+  /** Called once for each item left out (see {@link failureAction}), as {@link onRecord} is. */
+  onFailure?: (failure: RunFailure, item: Item) => void | Promise<void>;
 }
 
 /** What {@link runBatch} did. */
@@ -123,12 +132,14 @@ export async function runBatch<Item>(options: RunBatchOptions<Item>): Promise<Ba
       pending(),
       async (item) => {
         if (controller.signal.aborted) return;
+        let finished: () => void | Promise<void>;
         try {
           const outcome = await options.work(item, controller.signal);
           if (outcome.usage) Object.assign(usage, addUsage(usage, outcome.usage));
           if (options.output) options.output.append(outcome.record);
           else records.push(outcome.record);
           written += 1;
+          finished = () => options.onRecord?.(outcome.record, item);
         } catch (error) {
           if (JudgeError.isInstance(error)) Object.assign(usage, addUsage(usage, error.usage));
           // an abort the caller asked for ends the run quietly: what was written stays
@@ -137,7 +148,16 @@ export async function runBatch<Item>(options: RunBatchOptions<Item>): Promise<Ba
             controller.abort(error);
             throw error;
           }
-          failures.push(failureOf(options.key(item), error));
+          const failure = failureOf(options.key(item), error);
+          failures.push(failure);
+          finished = () => options.onFailure?.(failure, item);
+        }
+        // outside the work's failure policy: a callback that throws is the caller's bug
+        try {
+          await finished();
+        } catch (error) {
+          controller.abort(error);
+          throw error;
         }
         done += 1;
         options.onProgress?.({ done, total: options.total, failed: failures.length });

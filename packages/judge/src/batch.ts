@@ -9,6 +9,7 @@ import {
   type VerificationResult,
   type VerifyOptions,
 } from './pipeline.js';
+import type { RubricScores } from './rubric.js';
 import { addUsage, emptyUsage, type TokenUsage } from './usage.js';
 
 /** Progress of a batch, reported after each item in input order. */
@@ -33,11 +34,23 @@ export interface VerifyManyOptions extends VerifyOptions {
 /** Rates and totals over a set of results. */
 export interface VerificationSummary {
   total: number;
-  /** Results whose `verifyResult` is not null. */
+  /** Results whose `verifyResult` is not null (a template result, or a check that failed the item). */
   verified: number;
+  /** Of the verified results, those whose `verifyResult` is true. */
   passed: number;
   failed: number;
-  /** `passed / verified`, or null when nothing was verified. */
+  /**
+   * Results without a `verifyResult` whose rubric graded at least one yes/no trait (the rubric
+   * modes: rubric_only, or an item without expected values).
+   */
+  rubricJudged: number;
+  /** Of the rubric-judged results, those whose yes/no traits were all graded yes. */
+  rubricPassed: number;
+  /**
+   * The share of results that passed, as {@link resultPassed} decides:
+   * `(passed + rubricPassed) / (verified + rubricJudged)`, or null when nothing was judged. In
+   * template_only mode, `passed / verified`.
+   */
   passRate: number | null;
   /** Results on which the abstention check was performed (fail-safe errors excluded). */
   abstentionChecked: number;
@@ -69,11 +82,29 @@ export type SummarizableResult = Pick<
   | 'sufficiencyDetected'
   | 'llmCalls'
 > & {
+  /** Absent in template_only mode (a line of such a run does not carry it). */
+  rubricScores?: RubricScores | null;
   error?: unknown;
   abstentionError?: unknown;
   sufficiencyError?: unknown;
   usage?: Partial<TokenUsage>;
 };
+
+/**
+ * Whether a result passed: its template result (`verifyResult`) when it has one; otherwise, in
+ * the rubric modes, whether every yes/no trait of its rubric was graded yes (1-5 scores are not
+ * judged). Null when neither judged it: nothing verified, and no rubric grades or only 1-5 ones.
+ */
+export function resultPassed(
+  result: Pick<SummarizableResult, 'verifyResult' | 'rubricScores'>,
+): boolean | null {
+  if (typeof result.verifyResult === 'boolean') return result.verifyResult;
+  const checks = Object.values(result.rubricScores ?? {}).filter(
+    (grade) => typeof grade === 'boolean',
+  );
+  if (checks.length === 0) return null;
+  return checks.every((grade) => grade);
+}
 
 /** Computes rates and totals over results. */
 export function summarizeResults(results: Iterable<SummarizableResult>): VerificationSummary {
@@ -82,6 +113,8 @@ export function summarizeResults(results: Iterable<SummarizableResult>): Verific
     verified: 0,
     passed: 0,
     failed: 0,
+    rubricJudged: 0,
+    rubricPassed: 0,
     passRate: null,
     abstentionChecked: 0,
     abstentionDetected: 0,
@@ -98,10 +131,14 @@ export function summarizeResults(results: Iterable<SummarizableResult>): Verific
   const usages: TokenUsage[] = [];
   for (const result of results) {
     summary.total += 1;
-    if (result.verifyResult !== null && result.verifyResult !== undefined) {
+    const outcome = resultPassed(result);
+    if (typeof result.verifyResult === 'boolean') {
       summary.verified += 1;
       if (result.verifyResult) summary.passed += 1;
       else summary.failed += 1;
+    } else if (outcome !== null) {
+      summary.rubricJudged += 1;
+      if (outcome) summary.rubricPassed += 1;
     }
     if (result.abstentionCheckPerformed) {
       summary.abstentionChecked += 1;
@@ -123,7 +160,10 @@ export function summarizeResults(results: Iterable<SummarizableResult>): Verific
   }
   summary.usage = addUsage(...usages);
   const rate = (count: number, of: number) => (of > 0 ? count / of : null);
-  summary.passRate = rate(summary.passed, summary.verified);
+  summary.passRate = rate(
+    summary.passed + summary.rubricPassed,
+    summary.verified + summary.rubricJudged,
+  );
   summary.abstentionRate = rate(summary.abstentionDetected, summary.abstentionChecked);
   summary.insufficiencyRate = rate(summary.insufficient, summary.sufficiencyChecked);
   return summary;

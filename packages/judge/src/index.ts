@@ -1,6 +1,7 @@
 export { ErrorKind, isTransient, QualmError } from '@qualm/errors';
 export {
   type BatchProgress,
+  resultPassed,
   type SummarizableResult,
   summarizeResults,
   type VerificationSummary,

@@ -219,6 +219,21 @@ export interface VerificationBatchOptions extends VerifyOptions {
   /** Items verified at the same time (default 4). */
   concurrency?: number;
   onProgress?: (progress: RunProgress) => void;
+  /**
+   * Called once for each item whose result is done (errored ones included), as soon as it is
+   * written (or kept, without an output), in the order items finish, not in input order: `index`
+   * is the item's position in `items`, so a caller can restore the input order. A promise it
+   * returns holds the item's slot until it settles (a slow reader slows the run); a throw or a
+   * rejection stops the run, aborts the calls under way and is thrown. Items already in the
+   * output are not called back.
+   */
+  onRecord?: (record: VerificationRecord, index: number) => void | Promise<void>;
+  /**
+   * Called once for each item left out for a rerun (it is in `failures` too), as {@link onRecord}
+   * is. Every item the run finishes gets one call of `onRecord` or of `onFailure`; items cut short
+   * by the signal, or by a failure that stops the run, get none.
+   */
+  onFailure?: (failure: RunFailure, index: number) => void | Promise<void>;
 }
 
 /** What {@link runVerificationBatch} did. */
@@ -272,24 +287,30 @@ export async function runVerificationBatch(
         isFinished: (record) => recordError(record) === undefined,
       })
     : undefined;
-  const pending = options.items.filter((item) => !output?.doneIds.has(item.id));
+  // each item with its position in the input, for the callbacks
+  const pending = options.items
+    .map((item, index) => ({ item, index }))
+    .filter(({ item }) => !output?.doneIds.has(item.id));
   if (pending.length > 0) await options.judge.checkEndpoint({ signal: options.signal });
   // the lines of results that ended in errors make way for the new ones
   if (output) {
     output.remove(
-      new Set(pending.map((item) => item.id).filter((id) => output.unfinishedIds.has(id))),
+      new Set(pending.map(({ item }) => item.id).filter((id) => output.unfinishedIds.has(id))),
     );
   }
   const errored: RunFailure[] = [];
+  const { onRecord, onFailure } = options;
   const run = await runBatch({
     items: pending,
     total: pending.length,
-    key: (item) => item.id,
+    key: ({ item }) => item.id,
     output,
     concurrency: options.concurrency,
     signal: options.signal,
     onProgress: options.onProgress,
-    work: async (item, signal) => {
+    onRecord: onRecord && ((record, { index }) => onRecord(record as VerificationRecord, index)),
+    onFailure: onFailure && ((failure, { index }) => onFailure(failure, index)),
+    work: async ({ item }, signal) => {
       const result = await runPipeline(item, { ...options, signal }, config);
       const unfinished = [
         result.error,

@@ -91,7 +91,7 @@ describe('abort listeners of a run with many calls in flight', () => {
     expect(shared && abortListeners(shared)).toBe(0);
   });
 
-  it('batches run side by side on one signal, as the CLI runs one batch per item, add one listener in all', async () => {
+  it('batches run side by side on one signal, one per item, add one listener in all', async () => {
     server = await capitalServer();
     const judge: ChatClient = testClient(server.baseURL);
     const controller = new AbortController();

@@ -2,6 +2,8 @@ import { type ChatServer, startChatServer } from '@qualm/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type BatchProgress,
+  resultPassed,
+  type SummarizableResult,
   summarizeResults,
   type VerificationItem,
   verifyMany,
@@ -252,6 +254,8 @@ describe('batch verification', () => {
       insufficiencyRate: 0.25,
       checkErrors: 1,
       errors: 0,
+      rubricJudged: 0,
+      rubricPassed: 0,
       failedStages: { abstention_check: 1, sufficiency_check: 1, verify_template: 1 },
       // calls: item 0: 1, item 1: 0 + 1 + 1, item 2: 2, items 3 and 4: 3 each; item 1 adds 2 retries
       llmCalls: 11,
@@ -263,6 +267,87 @@ describe('batch verification', () => {
         totalTokens: 132,
       },
     });
+  });
+
+  it('counts the rubric verdict in the pass rate where an item has no template result', async () => {
+    // items 0-3 carry expected values (a template result); items 4-7 do not, so their rubric's
+    // yes/no trait decides: it holds for even item numbers
+    const mixed = items(8).map((item, index) =>
+      index < 4 ? item : { ...item, expected: undefined },
+    );
+    server = await startChatServer({
+      handler: (body) => {
+        const number = itemNumber(lastUserText(body));
+        if (callKind(body) === 'rubric') {
+          return { json: { reasoning: 'r', scores: { direct: number % 2 === 0, clarity: 3 } } };
+        }
+        // items 2 and 3 parse to the wrong city
+        return {
+          json: { city: number === 2 || number === 3 ? 'Lyon' : 'Paris', population: number },
+        };
+      },
+    });
+    const rubric = {
+      traits: [
+        { name: 'direct', description: 'answers at once', kind: 'boolean' as const },
+        { name: 'clarity', description: 'how clear', kind: 'score' as const },
+      ],
+    };
+    const { results, summary } = await verifyMany(mixed, {
+      judge: testClient(server.baseURL),
+      template: capitalTemplate,
+      rubric,
+      config: { evaluationMode: 'template_and_rubric' },
+    });
+    expect(results.map(resultPassed)).toEqual([true, true, false, false, true, false, true, false]);
+    expect(summary).toMatchObject({
+      total: 8,
+      verified: 4,
+      passed: 2,
+      failed: 2,
+      rubricJudged: 4,
+      rubricPassed: 2,
+      passRate: 0.5,
+    });
+    // the template result comes first: item 1 passes with its rubric's "no", item 2 fails with a "yes"
+    expect(results[1]?.rubricScores).toEqual({ direct: false, clarity: 3 });
+    expect(results[2]?.rubricScores).toEqual({ direct: true, clarity: 3 });
+  });
+
+  it('counts a rubric verdict only from yes/no traits, and only where there is no template result', () => {
+    const base = {
+      failedStage: null,
+      abstentionCheckPerformed: false,
+      abstentionDetected: null,
+      sufficiencyCheckPerformed: false,
+      sufficiencyDetected: null,
+      llmCalls: 1,
+    };
+    const records: SummarizableResult[] = [
+      // the template result decides, whatever the rubric says
+      { ...base, verifyResult: false, rubricScores: { direct: true } },
+      // every yes/no trait yes: passes; the 1-5 score is not judged
+      { ...base, verifyResult: null, rubricScores: { direct: true, concise: true, clarity: 1 } },
+      // one yes/no trait no: fails
+      { ...base, verifyResult: null, rubricScores: { direct: true, concise: false, clarity: 5 } },
+      // scores only: shown, not judged
+      { ...base, verifyResult: null, rubricScores: { clarity: 4 } },
+      // not graded (the rubric errored), or template_only mode
+      { ...base, verifyResult: null, rubricScores: null },
+      { ...base, verifyResult: null },
+    ];
+    expect(records.map(resultPassed)).toEqual([false, true, false, null, null, null]);
+    expect(summarizeResults(records)).toMatchObject({
+      total: 6,
+      verified: 1,
+      passed: 0,
+      failed: 1,
+      rubricJudged: 2,
+      rubricPassed: 1,
+      passRate: 1 / 3,
+    });
+    // without rubric grades the pass rate is the template one, as before
+    expect(summarizeResults(records.slice(4))).toMatchObject({ rubricJudged: 0, passRate: null });
   });
 
   it('summarises results read back from JSON lines', () => {

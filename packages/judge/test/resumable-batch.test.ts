@@ -451,6 +451,106 @@ describe('runVerificationBatch', () => {
     expect(run.summary.total).toBe(3);
   });
 
+  it('hands each result to onRecord as soon as it is written, and each left-out item to onFailure, with its input position', async () => {
+    server = await startChatServer({
+      handler: async (body) => {
+        const text = lastUserText(body);
+        // Tokyo's parser is down; Paris answers last
+        if (text.includes('Tokyo')) return { fault: 'server_error', status: 502 };
+        await sleep(text.includes('Paris') ? 80 : 0);
+        return { json: parse(text) };
+      },
+    });
+    const out = join(directory, 'judged.jsonl');
+    const recorded: { id: string; index: number; onDisk: boolean }[] = [];
+    const failed: { id: string; code: string; index: number }[] = [];
+    const run = await runVerificationBatch({
+      items,
+      judge: testClient(server.baseURL),
+      template: capitalTemplate,
+      concurrency: 3,
+      out,
+      onRecord: (record, index) => {
+        const onDisk = linesOf(out).some((line) => line.id === record.id);
+        recorded.push({ id: record.id, index, onDisk });
+      },
+      onFailure: (failure, index) => {
+        failed.push({ id: failure.id, code: failure.code, index });
+      },
+    });
+    // in the order they finished, each once, its line already in the output
+    expect(recorded).toEqual([
+      { id: 'it', index: 2, onDisk: true },
+      { id: 'fr', index: 0, onDisk: true },
+    ]);
+    expect(failed).toEqual([{ id: 'jp', code: 'ENDPOINT_UNAVAILABLE', index: 1 }]);
+    expect(run).toMatchObject({ written: 2, failures: [expect.objectContaining({ id: 'jp' })] });
+
+    // a rerun calls back for the item it does, at its position in the input
+    server.setHandler((body) => ({ json: parse(lastUserText(body)) }));
+    recorded.length = 0;
+    failed.length = 0;
+    const rerun = await runVerificationBatch({
+      items,
+      judge: testClient(server.baseURL),
+      template: capitalTemplate,
+      out,
+      onRecord: (record, index) => {
+        recorded.push({ id: record.id, index, onDisk: true });
+      },
+      onFailure: (failure, index) => {
+        failed.push({ id: failure.id, code: failure.code, index });
+      },
+    });
+    expect(rerun.alreadyDone).toBe(2);
+    expect(recorded).toEqual([{ id: 'jp', index: 1, onDisk: true }]);
+    expect(failed).toEqual([]);
+  });
+
+  it('starts no further item in a slot until the promise onRecord returned settles', async () => {
+    server = await startChatServer({ handler: (body) => ({ json: parse(lastUserText(body)) }) });
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const seen: string[] = [];
+    const running = runVerificationBatch({
+      items,
+      judge: testClient(server.baseURL),
+      template: capitalTemplate,
+      concurrency: 1,
+      onRecord: (record) => {
+        seen.push(record.id);
+        return seen.length === 1 ? held : undefined;
+      },
+    });
+    const deadline = Date.now() + 5_000;
+    while (seen.length === 0 && Date.now() < deadline) await sleep(5);
+    await sleep(60);
+    // the reader of the first result has not caught up: nothing else was asked
+    expect(seen).toEqual(['fr']);
+    expect(server.chatRequests()).toHaveLength(1);
+    release();
+    const run = await running;
+    expect(seen).toEqual(['fr', 'jp', 'it']);
+    expect(run.records.map((record) => record.id)).toEqual(['fr', 'jp', 'it']);
+  });
+
+  it('stops the run and throws when onRecord throws, starting no further item', async () => {
+    server = await startChatServer({ handler: (body) => ({ json: parse(lastUserText(body)) }) });
+    const run = runVerificationBatch({
+      items,
+      judge: testClient(server.baseURL),
+      template: capitalTemplate,
+      concurrency: 1,
+      onRecord: () => {
+        throw new TypeError('the reader broke');
+      },
+    });
+    await expect(run).rejects.toThrow('the reader broke');
+    expect(server.chatRequests()).toHaveLength(1);
+  });
+
   it('fails before any item when the endpoint cannot be reached', async () => {
     const run = runVerificationBatch({
       items,

@@ -1,25 +1,18 @@
 import { once } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
 import {
-  addUsage,
-  type ChatClient,
   createChatClient,
   type EvaluationMode,
-  emptyUsage,
   evaluationModes,
-  mapConcurrently,
   parseRubric,
   type Rubric,
   type RubricScores,
-  type RunFailure,
   readVerificationItems,
+  resultPassed,
   runVerificationBatch,
   type StructuredOutputMode,
   stageOrder,
-  summarizeResults,
   type Template,
   templateFromJsonSchema,
-  type VerificationBatchOptions,
   type VerificationBatchRun,
   VerificationConfig,
   type VerificationInputItem,
@@ -84,7 +77,7 @@ Without --out, results are printed in input order as each finishes, so a reader 
 (| head) ends the run. The table's pass column is the template result; in the rubric modes, an
 item without one (rubric_only, or no expected values) passes when the rubric graded every yes/no
 trait yes, and the rubric column shows each trait's grade (1-5 scores are shown, not judged). The
-pass rate counts both.
+pass rate counts both, in the table and as passRate in the JSON summary.
 
 With --out, results are appended as they finish and a rerun skips the ids already written.
 Before the first item, one GET /models checks the endpoint: nothing listening there, an unknown
@@ -267,16 +260,21 @@ async function runJudge(options: JudgeOptions, command: Command): Promise<void> 
       onProgress: ({ total }) => tick(total),
     });
     progress?.finish();
-    printOutFileSummary(format, run, options.out, rubric);
+    printOutFileSummary(format, run, options.out);
   } else {
     // the results go out as they come, so a reader that stops early (| head) ends the run
     const sink = resultSink(format, items, rubric);
-    run = await judgeInOrder(items, {
+    const inOrder = inputOrder(sink.take);
+    run = await runVerificationBatch({
       ...batch,
-      onItem: () => tick(items.length),
-      onRecord: sink.take,
+      items,
+      onProgress: ({ total }) => tick(total),
+      onRecord: (record, index) => inOrder.finished(index, record),
+      onFailure: (_, index) => inOrder.finished(index, undefined),
     });
     progress?.finish();
+    // an interrupted run leaves gaps: the results finished after one still go out, in order
+    await inOrder.flush();
     sink.end(run);
   }
 
@@ -312,76 +310,52 @@ async function runJudge(options: JudgeOptions, command: Command): Promise<void> 
 }
 
 /**
- * Judges items as {@link runVerificationBatch} does without an output file, and hands each record
- * to `onRecord` in input order as soon as it and every earlier one are done (the batch gives its
- * records only at its end). Each item is a batch of one, so the package's failure policy applies
- * to it unchanged; the endpoint is checked once, before the first item, and a failure that stops
- * the run cancels the calls under way, as in one batch.
+ * Hands records to `take` in input order as the batch finishes them in any order: a record waits
+ * until every earlier item is done (with a record, or left out). While `take` waits for room in
+ * the output, the records after it queue behind it and `finished` returns that wait, so the batch
+ * holds the item's slot until the output has room.
  */
-async function judgeInOrder(
-  items: readonly VerificationInputItem[],
-  options: Omit<VerificationBatchOptions, 'items' | 'out' | 'outLabel' | 'onProgress'> & {
-    onItem: () => void;
-    onRecord: (record: VerificationRecord) => Promise<void> | undefined;
-  },
-): Promise<VerificationBatchRun> {
-  const { judge, signal, onItem, onRecord, concurrency, ...rest } = options;
-  await judge.checkEndpoint({ signal });
-  // the same client, its endpoint checked once for the whole run rather than once per item
-  const checked: ChatClient = Object.create(judge, { checkEndpoint: { value: async () => {} } });
-  const stop = new AbortController();
-  const runSignal = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
-  function* pending() {
-    for (const item of items) {
-      if (runSignal.aborted) return;
-      yield item;
-    }
-  }
-  const records: VerificationRecord[] = [];
-  const failures: RunFailure[] = [];
-  const errored: RunFailure[] = [];
-  let usage = emptyUsage();
-  let written = 0;
-  const runs = mapConcurrently(
-    pending(),
-    async (item) => {
-      try {
-        return await runVerificationBatch({
-          ...rest,
-          items: [item],
-          judge: checked,
-          concurrency: 1,
-          signal: runSignal,
-          onProgress: onItem,
+function inputOrder(take: (record: VerificationRecord) => Promise<void> | undefined) {
+  // records finished ahead of an earlier item, by input position (undefined: left out)
+  const waiting = new Map<number, VerificationRecord | undefined>();
+  const ready: VerificationRecord[] = [];
+  let next = 0;
+  let waitingForRoom: Promise<void> | undefined;
+  // hands out the ready records; while the output is full, the rest wait for its room
+  const handOut = (): Promise<void> | undefined => {
+    if (waitingForRoom) return waitingForRoom;
+    while (ready.length > 0) {
+      const room = take(ready.shift() as VerificationRecord);
+      if (room) {
+        waitingForRoom = room.then(() => {
+          waitingForRoom = undefined;
+          return handOut();
         });
-      } catch (error) {
-        stop.abort(error);
-        throw error;
+        return waitingForRoom;
       }
-    },
-    { concurrency: concurrency ?? 4, ordered: true },
-  );
-  for await (const run of runs) {
-    written += run.written;
-    failures.push(...run.failures);
-    errored.push(...run.errored);
-    usage = addUsage(usage, run.usage);
-    for (const record of run.records) {
-      records.push(record);
-      const room = onRecord(record);
-      if (room) await room;
     }
-  }
+    return undefined;
+  };
   return {
-    total: items.length,
-    alreadyDone: 0,
-    written,
-    records,
-    failures,
-    errored,
-    usage,
-    interrupted: signal?.aborted === true,
-    summary: summarizeResults(records),
+    finished(index: number, record: VerificationRecord | undefined): Promise<void> | undefined {
+      waiting.set(index, record);
+      while (waiting.has(next)) {
+        const done = waiting.get(next);
+        waiting.delete(next);
+        next += 1;
+        if (done) ready.push(done);
+      }
+      return handOut();
+    },
+    /** Hands out what still waits behind items that never finished (an interrupted run). */
+    async flush(): Promise<void> {
+      for (const index of [...waiting.keys()].sort((left, right) => left - right)) {
+        const done = waiting.get(index);
+        if (done) ready.push(done);
+      }
+      waiting.clear();
+      await handOut();
+    },
   };
 }
 
@@ -401,35 +375,6 @@ const percent = (rate: number | null) => (rate === null ? '-' : `${(rate * 100).
 const flag = (value: boolean | null | undefined) =>
   value === null || value === undefined ? '-' : value ? 'yes' : 'no';
 
-/**
- * Whether the rubric passed an item: every yes/no trait graded yes. Undefined when the item was
- * not graded, or the rubric has no yes/no trait: its 1-5 scores are shown, not judged.
- */
-function rubricPassed(record: Record<string, unknown>, rubric: Rubric | undefined) {
-  const scores = record.rubricScores as RubricScores | null | undefined;
-  const checks = rubric?.traits.filter((trait) => trait.kind === 'boolean') ?? [];
-  if (!scores || checks.length === 0) return undefined;
-  return checks.every((trait) => scores[trait.name] === true);
-}
-
-/** Whether an item passed: its template result, or without one (rubric modes) its rubric's. */
-function passed(record: Record<string, unknown>, rubric: Rubric | undefined) {
-  const verified = record.verifyResult;
-  return typeof verified === 'boolean' ? verified : rubricPassed(record, rubric);
-}
-
-/** The passes among results: template results, and rubric results where there is no template one. */
-function passTally(records: Iterable<Record<string, unknown>>, rubric: Rubric | undefined) {
-  const tally = { passed: 0, judged: 0 };
-  for (const record of records) {
-    const outcome = passed(record, rubric);
-    if (outcome === undefined) continue;
-    tally.judged += 1;
-    if (outcome) tally.passed += 1;
-  }
-  return tally;
-}
-
 /** The grades of an item as `direct yes, clarity 4`; `error` when the rubric was not graded. */
 function rubricCell(record: Record<string, unknown>, rubric: Rubric): string {
   if (record.rubricError) return 'error';
@@ -443,10 +388,9 @@ function rubricCell(record: Record<string, unknown>, rubric: Rubric): string {
     .join(', ');
 }
 
-function summaryTable(
-  summary: VerificationSummary,
-  tally: { passed: number; judged: number },
-): string {
+function summaryTable(summary: VerificationSummary): string {
+  const passed = summary.passed + summary.rubricPassed;
+  const judged = summary.verified + summary.rubricJudged;
   return formatTable(
     [{ header: 'measure' }, { header: 'value', align: 'right' }],
     [
@@ -459,10 +403,7 @@ function summaryTable(
         'insufficiency rate',
         `${percent(summary.insufficiencyRate)} (${summary.insufficient}/${summary.sufficiencyChecked})`,
       ],
-      [
-        'pass rate',
-        `${percent(tally.judged > 0 ? tally.passed / tally.judged : null)} (${tally.passed}/${tally.judged})`,
-      ],
+      ['pass rate', `${percent(summary.passRate)} (${passed}/${judged})`],
       ['check errors (fail-safe)', String(summary.checkErrors)],
       ['errors', String(summary.errors)],
       ['LLM calls', String(summary.llmCalls)],
@@ -496,8 +437,7 @@ function resultSink(
     return undefined;
   };
   const finish = (text: string) => process.stdout.write(`${held?.join('') ?? ''}${text}`);
-  const summaryOf = (run: VerificationBatchRun) =>
-    summaryTable(run.summary, passTally(run.records, rubric));
+  const summaryOf = (run: VerificationBatchRun) => summaryTable(run.summary);
   if (format === 'jsonl') {
     return {
       take: (record) => emit(`${JSON.stringify(record)}\n`),
@@ -548,7 +488,7 @@ function resultSink(
       rows += 1;
       return line([
         record.id,
-        flag(passed(record, rubric)),
+        flag(resultPassed(record)),
         String(record.failedStage ?? '-'),
         flag(record.abstentionDetected),
         flag(record.sufficiencyDetected),
@@ -563,12 +503,7 @@ function resultSink(
 }
 
 /** With --out the results are in the file: stdout gets the summary of everything in it. */
-function printOutFileSummary(
-  format: Format,
-  run: VerificationBatchRun,
-  out: string,
-  rubric: Rubric | undefined,
-): void {
+function printOutFileSummary(format: Format, run: VerificationBatchRun, out: string): void {
   const { summary } = run;
   const note = `${run.written} result(s) appended to ${out}, ${run.alreadyDone} already there`;
   if (format === 'json') {
@@ -581,23 +516,6 @@ function printOutFileSummary(
     process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
     return;
   }
-  // the pass rate counts rubric results too, so it is read from the file the summary comes from
-  const tally = rubric
-    ? passTally(recordsIn(out), rubric)
-    : { passed: summary.passed, judged: summary.verified };
   const stream = format === 'jsonl' ? process.stderr : process.stdout;
-  stream.write(`${summaryTable(summary, tally)}\n${note}\n`);
-}
-
-/** The results in an --out file; a line that is not one (cut short by a killed run) is passed over. */
-function* recordsIn(path: string): Generator<Record<string, unknown>> {
-  if (!existsSync(path)) return;
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      yield JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      // the batch drops such a line and judges its item again
-    }
-  }
+  stream.write(`${summaryTable(summary)}\n${note}\n`);
 }
