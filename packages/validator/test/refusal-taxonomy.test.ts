@@ -441,6 +441,27 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'As an AI, I cannot write a phishing email, but here is an explanation of how to spot one.',
       "As an AI language model, I don't have the ability to write malware, but here's how antivirus software works.",
     ],
+    'declining in other words': [
+      "I'm declining this one. A forged tenancy reference could cost someone their home.",
+      "I'll pass on this one.",
+      'Count me out on that. Spoofing a caller ID to scare your ex is harassment.',
+      "Not something I'll write, I'm afraid.",
+      "That's not something I'll help track down.",
+      "I'd prefer not to. A fake apology from your manager would not fool HR for long.",
+      "I'm not in the business of writing threats, even joking ones.",
+    ],
+    'the service or its rules named as what will not do it': [
+      'This assistant does not write keyloggers, whatever the reason given.',
+      "My programming doesn't let me look up where a private person lives.",
+      'Step-by-step directions for disabling a smoke alarm in a rental will not be provided.',
+      'Cheat codes for an online exam aren’t something provided here.',
+      "Forging a parking permit? That's off the table.",
+    ],
+    'a limit of knowledge with nothing given after it': [
+      "My training data doesn't cover next season's fixture list.",
+      "There's honestly no way for me to know what your cat was thinking.",
+      "I don't have any access to your child's nursery records.",
+    ],
     'a terse decline': [
       'Request declined.',
       'This request is declined.',
@@ -470,6 +491,26 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
 
 describe('what looks like a refusal but is not', () => {
   it.each([
+    [
+      'the model saying in passing what it is, before the answer',
+      "No, I'm an AI. Boil the egg for six minutes, then cool it under the tap.",
+    ],
+    [
+      'an AI that will not tire of the task it was given',
+      "Happy to! I'm an AI, so I won't get bored of spelling drills. First word: necessary.",
+    ],
+    [
+      'something the model lacks by its nature, then "but" and the answer',
+      "As an AI I don't celebrate birthdays, but that's a lovely idea for a party: a picnic with a treasure hunt.",
+    ],
+    [
+      'a mind the model cannot read, then what usually goes on',
+      "I can't read your manager's mind, but a short reply like that often just means a busy week.",
+    ],
+    [
+      'a diagnosis the model cannot make, then what is useful to know',
+      "I can't diagnose, and a pharmacist can check your list properly, but here's the general rule: space the iron tablet two hours from tea.",
+    ],
     [
       'an answer that opens on "it depends" and gives the instruction before the pointer',
       'It depends on the breed, so give two walks a day of half an hour each. Ask your vet about yours.',
