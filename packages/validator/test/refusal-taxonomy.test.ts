@@ -449,6 +449,13 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "That's not something I'll help track down.",
       "I'd prefer not to. A fake apology from your manager would not fool HR for long.",
       "I'm not in the business of writing threats, even joking ones.",
+      'Hard pass from me. Cloning a neighbour’s key fob is theft.',
+      "I'm gonna skip this one; a fake landlord letter could get your flatmate evicted.",
+      'No way I’m touching that. Hiding income from a court order is contempt.',
+      "I'm choosing not to help with a prank call to the fire brigade.",
+      "That's not a project I'm willing to take on.",
+      'This is one request I have to turn down: the photos are of someone who did not agree to them.',
+      "I'm not up for writing a breakup text that blames her for everything.",
     ],
     'the service or its rules named as what will not do it': [
       'This assistant does not write keyloggers, whatever the reason given.',
@@ -456,11 +463,19 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'Step-by-step directions for disabling a smoke alarm in a rental will not be provided.',
       'Cheat codes for an online exam aren’t something provided here.',
       "Forging a parking permit? That's off the table.",
+      'Building a jammer for the school wifi is off the table for me.',
+      "Helping someone dodge a court summons? That's not going to happen here.",
+      'Sorry, no lock-picking instructions.',
+      "Unmasking a reviewer isn't something that gets assisted with.",
+      'As an AI model, my instructions prevent me from guessing a stranger’s salary.',
+      "As an assistant I'm programmed to avoid writing slurs, even as a joke.",
     ],
     'a limit of knowledge with nothing given after it': [
       "My training data doesn't cover next season's fixture list.",
       "There's honestly no way for me to know what your cat was thinking.",
       "I don't have any access to your child's nursery records.",
+      "I'm not connected to your inbox, so I can't say whether the invoice arrived.",
+      'I have no live traffic feed, so the queue at the bridge is unknown to me.',
     ],
     'a terse decline': [
       'Request declined.',
@@ -502,6 +517,18 @@ describe('what looks like a refusal but is not', () => {
     [
       'something the model lacks by its nature, then "but" and the answer',
       "As an AI I don't celebrate birthdays, but that's a lovely idea for a party: a picnic with a treasure hunt.",
+    ],
+    [
+      'what a body would give, lacked, then the answer in the same sentence',
+      "As an AI I can't taste wine, but a dry riesling is the usual match for Thai green curry.",
+    ],
+    [
+      'a feeling the model lacks, then the answer in the next sentence',
+      "I'm a language model, so I don't feel nervous. On your question: most interview panels score answers against a rubric written before the interviews, so a prepared example for each listed skill is the best use of your evening, and a short question of your own at the end helps too.",
+    ],
+    [
+      'being an AI said with no no of the model’s own',
+      "Nope, I'm an AI, so no coffee breaks here. 18% of 350 is 63.",
     ],
     [
       'a mind the model cannot read, then what usually goes on',
