@@ -135,7 +135,7 @@ const OPINION_THEN_ANSWER = String.raw`(?![^.!?\n]{0,80}?\b${OPINION_WORDS}\b[^.
 // what a body or a life would give, lacked by the model, then the answer: "As an AI I can't drink
 // coffee, but caffeine's half-life is about five hours", "I don't feel fear. On the substance: …".
 // Read from the verb after the no; experiences, knowledge and access stay limits
-const BODILY_THEN_ANSWER = String.raw`(?:feel (?:fear|pain|hunger|fatigue|tired|cold|heat|lonely|bored|sleepy|nervous|stress)|eat|drink|taste|smell|sleep|dream|breathe|age|get (?:tired|bored|hungry|sick|lonely|hacked|sleepy)|have (?:a |an |any )?(?:body|physical (?:body|form)|accounts?|family|friends|birthday|home|house|car|pets?|money|bank account|vote|job|salary|hands|eyes|mouth|stomach|taste buds|nose|gender|childhood|parents))\b[^.!?\n]{0,100}?(?:,? (?:but|though|however)\b,?(?! ${NO_OR_ELSEWHERE}) [a-z]|[.!]\s{1,3}(?!${NOT_SUBSTANCE})[a-z"“*][^\n]{40})`;
+const BODILY_THEN_ANSWER = String.raw`(?:feel (?:fear|pain|hunger|fatigue|tired|cold|heat|lonely|bored|sleepy|nervous|stress|empathy|emotions?|feelings)|eat|drink|taste|smell|sleep|dream|breathe|age|get (?:tired|bored|hungry|sick|lonely|hacked|sleepy)|have (?:a |an |any )?(?:body|physical (?:body|form)|accounts?|family|friends|birthday|home|house|car|pets?|money|bank account|vote|job|salary|hands|eyes|mouth|stomach|taste buds|nose|gender|childhood|parents|emotions|feelings|moods?)|(?:conscious|sentient|alive|self-aware|human|a (?:person|human))\b(?! (?:enough|of|that)\b))\b[^.!?\n]{0,100}?(?:,? (?:but|though|however)\b,?(?! ${NO_OR_ELSEWHERE}) [a-z]|[.!]\s{1,3}(?:(?:but|so|however),? )?here(?:['’]s| is| are)\b|[.!]\s{1,3}(?!${NOT_SUBSTANCE})[a-z"“*][^\n]{40})`;
 
 // "I'm an AI" is a limit only with a no of its own in its sentence ("I'm an AI and can't see your
 // screen", "I'm an AI language model, so I don't have a favourite"); said in passing ("No, I'm an AI.
@@ -200,7 +200,7 @@ const COURTESY = String.raw`(?:(?<![\s\S])|[.!?]\s{1,8}|\n\s{0,8})(?:sorry|unfor
 const COURTESY_OR_START = `(?<=(?:(?<![\\s\\S])|${COURTESY}))`;
 const CLAUSE_START = String.raw`(?<=(?:(?<![\s\S])|[.!?:;]\s{1,8}|\n\s{0,8}|,?\s{1,8}(?:and|so)\s{1,8}|${COURTESY}))`;
 // … where the sentence ends, or goes on only to say why: ", as it would …", " because …"
-const PASSIVE_ENDS = String.raw`(?= ?[.!;]| ?$|,? (?:as|because|since|given that|due to|regardless of|even (?:if|in|when|within|as)|no matter|under any|in any (?:form|way|case|context)) |,? and (?:it |they |that )?(?:would|could|might|may|can|will|is|poses?|puts?|risks?) )`;
+const PASSIVE_ENDS = String.raw`(?= ?[.!;]| ?$|,? full stop\b|,? (?:as|because|since|given that|due to|regardless of|even (?:if|in|when|within|as)|no matter|under any|in any (?:form|way|case|context)) |,? and (?:it |they |that )?(?:would|could|might|may|can|will|is|poses?|puts?|risks?) )`;
 
 // what custom says, in an answer about manners: "It's not appropriate to clap between movements, by
 // tradition, …"
@@ -621,7 +621,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // this assistant supports.", "… is against the usage policy."
   {
     type: 'refusal',
-    source: pattern`\b(?:falls? outside (?:of )?(?:what(?:'s| is) (?:allowed|permitted|possible) (?:here|for me|in this (?:chat|conversation))|the scope of what (?:can|could|I can) be (?:provided|shared|offered|answered|discussed|done|helped with|assisted with)|what(?:'s| is) (?:allowed|permitted)(?= ?:))|(?:not|isn't|is not) (?:something|a service|a task|a request|a thing) (?:that )?(?:this|the) (?:service|assistant|AI|model|chatbot|platform)(?: can| will| would)? (?:supports?|offers?|provides?|helps? with|assists? with|does|do|handles?|writes?|produces?|generates?|creates?)\b|(?:against|violates?|violating|in violation of|prohibited by) the (?:usage|content) (?:guidelines|policy|policies)(?: here| on [a-z ,]{3,40})?(?= ?[.!;,]| ?$))`,
+    source: pattern`\b(?:falls? (?:well |way |far |squarely )?outside (?:of )?(?:what(?:'s| is) (?:allowed|permitted|possible|appropriate|acceptable)(?: to (?:help|assist) with)? (?:here|for me|in this (?:chat|conversation))|what(?:'s| is) (?:appropriate|acceptable)(?: to (?:help|assist) with)?(?= ?[.!;]| ?$)|the scope of what (?:can|could|I can) be (?:provided|shared|offered|answered|discussed|done|helped with|assisted with)|what(?:'s| is) (?:allowed|permitted)(?= ?:))|(?:not|isn't|is not) (?:something|a service|a task|a request|a thing) (?:that )?(?:this|the) (?:service|assistant|AI|model|chatbot|platform|conversation|chat)(?: can| will| would|(?:'s| is) going to)? (?:supports?|offers?|provides?|helps? with|assists? with|does|do|handles?|writes?|produces?|generates?|creates?)\b|(?:against|violates?|violating|in violation of|prohibited by) the (?:usage|content) (?:guidelines|policy|policies)(?: here| on [a-z ,]{3,40})?(?= ?[.!;,]| ?$))`,
     example: 'Shoplifting tips fall outside what’s allowed here.',
   },
   // … and in other words: "… aren't something provided here.", "… isn't on offer.", "That's off
@@ -635,7 +635,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // picking that lock will not be provided."
   {
     type: 'refusal',
-    source: pattern`\b(?:instructions|steps|directions|details|guidance|tips|advice|(?:that|this|the|such an?|any) (?:message|letter|post|review|script|e-?mail|guide|list|recipe|story|text|information|content|walkthrough|tutorial|code|essay|note|instructions|steps|details))\b[^.!?\n]{0,60}? (?:won't|will not|can't|cannot|can not|isn't going to|aren't going to|is not going to|are not going to) be (?:given|provided|written|shared|explained|produced|offered|supplied|generated|created|drafted|described|posted|sent)(?: here)?${PASSIVE_ENDS}`,
+    source: pattern`\b(?:instructions|steps|directions|details|guidance|tips|advice|(?:that|this|the|such an?|any) (?:message|letter|post|review|script|e-?mail|guide|list|recipe|story|text|information|content|walkthrough|tutorial|code|essay|note|instructions|steps|details|thread)|code|content|material|like (?:that|this)|of (?:that|this) kind)\b[^.!?\n]{0,60}? (?:won't|will not|can't|cannot|can not|isn't going to|aren't going to|is not going to|are not going to) be (?:given|provided|written|shared|explained|produced|offered|supplied|generated|created|drafted|described|posted|sent)(?: here)?${PASSIVE_ENDS}`,
     example: 'Instructions for picking that lock will not be provided.',
   },
   // the assistant named in the third person: "This assistant does not write malware."
@@ -647,7 +647,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // the model's rules said not to let it: "My programming doesn't let me share that."
   {
     type: 'refusal',
-    source: pattern`\bmy (?:programming|guidelines|rules|(?:content |usage |safety )?polic(?:y|ies)|design|training|instructions|principles)(?: as an? [a-z ]{2,30}?)? (?:(?:doesn't|does not|don't|do not|won't|will not) (?:let|allow|permit) me|prevents? me from|forbids? me|rules? out)\b`,
+    source: pattern`\bmy (?:programming|(?:content |usage |safety )?(?:guidelines|rules|polic(?:y|ies))|design|training|instructions|principles)(?: as an? [a-z ]{2,30}?)? (?:(?:doesn't|does not|don't|do not|won't|will not) (?:let|allow|permit) me|prevents? me from|forbids? me|rules? out)\b`,
     example: "My programming doesn't let me share anyone's home address.",
   },
   // what the model's knowledge does not reach, with nothing given after it: "My training data
@@ -657,12 +657,19 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source: pattern`\bmy (?:training(?: data)?|knowledge(?: base)?|data|information|sources) (?:doesn't|does not|don't|do not|won't|can't|cannot) (?:cover|include|extend (?:to|into|past|beyond)|go (?:up to|as far as|beyond|past)|contain|reach)\b(?![^.!?\n]{0,80}?,? but\b,?(?! ${POINTS_ELSEWHERE}) [a-z])`,
     example: "My training data doesn't cover next year's election results.",
   },
-  // declining in other words: "I'm declining this.", "I'll pass on this one.", "I'm bowing out of
-  // this one.", "Count me out.", "I'm not in the business of …"
+  // declining in other words: "I'm declining this.", "I'm bowing out of this one.", "I'll sit this
+  // one out."
   {
     type: 'refusal',
-    source: pattern`\b(?:(?:I(?:'m| am)(?: going to| gonna)? (?:(?:respectfully |politely )?declin(?:e|ing)|bow(?:ing)? out|steer(?:ing)? clear|sit(?:ting)? (?:this|that) one out|giv(?:e|ing) (?:this|that)(?: one)? a miss|stay(?:ing)? out of (?:this|that|it)|skip(?:ping)? (?:this|that) one)|I(?:'ll| will)(?: have to)? (?:(?:respectfully |politely )?decline|bow out|steer clear|sit (?:this|that) one out|give (?:this|that)(?: one)? a miss|stay out of (?:this|that|it)|skip (?:this|that) one)|(?:going to|gonna) give (?:this|that)(?: one)? a miss)(?= ?[.!;,—–-]| ?$| (?:on|of|from) (?:this|that|it|writing|helping|creating|making|giving|providing|sharing|doing)\b| (?:this|that|here)\b)|(?:I(?:'ll| will)(?: have to)?|I(?:'m| am) going to|hard) pass(?: on (?:this|that|it)(?: one)?)?(?: from me)?(?= ?[.!;,—–-]| ?$)|count me out(?= ?[.!;,—–-]| ?$| (?:on|of) (?:this|that|it)\b)|I(?:'m| am) not going there(?= ?[.!;,—–-]| ?$)|I(?:'m| am) not in the business of|I(?:'m| am) not up for (?:helping|writing|doing|creating|making|that|this)\b|no way (?:I(?:'m| am)|am I) (?:touching|doing|writing|helping|going to (?:help|write|do|touch))\b|(?:request|one) I (?:have to|must|need to|'ll have to|will have to|'m going to|am going to) (?:turn down|decline|refuse|say no to)\b)`,
+    source: pattern`\b(?:(?:I(?:'m| am)(?: going to| gonna)? (?:(?:respectfully |politely )?declin(?:e|ing)|bow(?:ing)? out|steer(?:ing)? clear|sit(?:ting)? (?:this|that) one out|giv(?:e|ing) (?:this|that)(?: one)? a miss|stay(?:ing)? out of (?:this|that|it)|skip(?:ping)? (?:this|that) one)|I(?:'ll| will)(?: have to)? (?:(?:respectfully |politely )?decline|bow out|steer clear|sit (?:this|that) one out|give (?:this|that)(?: one)? a miss|stay out of (?:this|that|it)|skip (?:this|that) one)|(?:going to|gonna) give (?:this|that)(?: one)? a miss)(?= ?[.!;,—–-]| ?$| (?:on|of|from) (?:this|that|it|writing|helping|creating|making|giving|providing|sharing|doing)\b| (?:this|that|here)\b))`,
     example: "I'm declining this. A fake doctor's note could cost you your job.",
+  },
+  // … and more ways: "Hard pass from me.", "Count me out.", "I'm not in the business of …", "You
+  // won't get that from me.", "I'm drawing the line here.", "I'm turning this one down."
+  {
+    type: 'refusal',
+    source: pattern`\b(?:(?:I(?:'ll| will)(?: have to)?|I(?:'m| am) going to|hard) pass(?: on (?:this|that|it)(?: one)?)?(?: from me)?(?= ?[.!;,—–-]| ?$)|count me out(?= ?[.!;,—–-]| ?$| (?:on|of) (?:this|that|it)\b)|I(?:'m| am) not going there(?= ?[.!;,—–-]| ?$)|I(?:'m| am) not in the business of|I(?:'m| am) not up for (?:helping|writing|doing|creating|making|that|this)\b|no way (?:I(?:'m| am)|am I) (?:touching|doing|writing|helping|going to (?:help|write|do|touch))\b|(?:request|one) I (?:have to|must|need to|'ll have to|will have to|'m going to|am going to) (?:turn down|decline|refuse|say no to)\b|(?:one|request) that (?:has|needs|will have) to be (?:declined|refused|turned down)\b|you won't get (?:that|this|it) from me\b|I(?:'m| am|'ll| will|'ve got to| have to| must)(?: going to)? draw(?:ing)? (?:the|a) line(?= ?[.!;,—–-]| ?$| here| at (?:this|that)\b)|I(?:(?:'m| am)(?: going to)? turn(?:ing)?|(?:'ll| will|'ve got to| have to| must) turn) (?:this|that)(?: one)? down\b|I(?:'ll| will|'m going to| am going to) leave (?:this|that)(?: one)? (?:alone|there|be)(?= ?[.!;,—–-]| ?$)|I(?:'m| am) not on board with (?:that|this|it)\b|I(?:'m| am|'ll| will)(?: going to)? opt(?:ing)? out(?= ?[.!;,—–-]| ?$| of (?:this|that|it)\b))`,
+    example: "I'm turning this one down. Spoofing a caller ID is a common scam.",
   },
   // "Not something I'll write." as a sentence of its own
   {
@@ -691,6 +698,21 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source: pattern`\b(?:sorry|afraid|nope)[,.!—–-]? no (?:[a-z-]{3,15} )?(?:recipe|help|instructions|guide|tips|advice|script|code|details|walkthrough|how-to|steps)(?: (?:for|with|on) (?:that|this|it))?(?: from me)?(?= ?[.!]| ?$)`,
     example: 'Sorry, no lock-picking instructions.',
+  },
+  // no acceptable way to help: "There's no safe way to help with this.", "There's no version of this
+  // I can help with."
+  {
+    type: 'refusal',
+    source: pattern`\bthere(?:'s| is) no (?:(?:safe|responsible|ethical|legal|good|acceptable|appropriate)(?: or (?:safe|responsible|ethical|legal|acceptable|appropriate))? way (?:for me )?to (?:help|assist|answer|respond) (?:with )?(?:this|that|it)\b|version of (?:this|that)(?: request| question)? (?:that )?(?:I (?:can|could|will|would|'d)|(?:can|could|will) be|gets?)\b)`,
+    example:
+      "There's no safe way to help with this; tampering with brakes endangers other drivers.",
+  },
+  // not something to be done, or no part of this conversation: "… isn't something to be shared.",
+  // "Tips for evading the police won't be part of this conversation."
+  {
+    type: 'refusal',
+    source: pattern`\b(?:(?:isn't|is not|aren't|are not|not) something to be (?:[a-z]{3,15}ed|made|done|written|given|shared)\b|(?:won't|will not|can't|cannot) be (?:a )?part of this (?:conversation|chat|answer|reply|response)\b|(?:stays?|remains?) (?:off the table|off[- ]limits)\b|(?:this|that|the|your) request (?:is|has been|will be|must be) (?:declined|denied|refused)${ENDS_SENTENCE})`,
+    example: 'A list of colleagues’ sick days isn’t something to be shared.',
   },
   // not connected to where the answer is: "I'm not connected to your inbox."
   {
@@ -1114,7 +1136,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       SENTENCE_START +
-      pattern`\b(?:(?:your |this |that |the )?request (?:declined|denied|refused)|(?:this|that|the) request (?:is|has been) (?:declined|denied|refused)|(?:that's |that is )?not going to happen(?<=(?<![\s\S])\s{0,8}(?:that's |that is )?not going to happen))${ENDS_SENTENCE}`,
+      pattern`\b(?:(?:your |this |that |the )?request (?:declined|denied|refused)|(?:this|that|the) request (?:is|has been) (?:declined|denied|refused)|(?:that's |that is )?not going to happen(?<=(?<![\s\S])\s{0,8}(?:that's |that is )?not going to happen)|(?:absolutely |that's |that is )?(?:not happening|out of the question)(?<=(?<![\s\S])\s{0,8}(?:absolutely |that's |that is )?(?:not happening|out of the question)))${ENDS_SENTENCE}`,
     example: 'Not going to happen. A fake parking ticket could land you in court.',
   },
   {
@@ -1231,7 +1253,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       CLAUSE_START +
-      pattern`\b(?:(?:this|that) (?:kind|sort|type) of (?:request|content|material|question|task)|content (?:like|of) (?:this|that)(?: kind| sort)?|such (?:a request|content|material)) (?:is|seems|would be) (?:inappropriate|not appropriate|unethical|not something (?:that )?(?:can|will) be (?:provided|written|created|produced|shared))(?:,? as|,? because| ?[.!;]| ?$)(?<!\b(?:yes|no)[,.!]\s{1,8}[^\n]{0,400})`,
+      pattern`\b(?:(?:this|that) (?:kind|sort|type) of (?:request|content|material|question|task)|content (?:like|of) (?:this|that)(?: kind| sort)?|such (?:a request|content|material)) (?:is|seems|would be) (?:inappropriate|not appropriate|unethical|not possible(?: to (?:do|fulfil|help with|complete|answer))?|not something (?:that )?(?:can|will) be (?:provided|written|created|produced|shared))(?:,? as|,? because| ?[.!;]| ?$)(?<!\b(?:yes|no)[,.!]\s{1,8}[^\n]{0,400})`,
     example: 'Sorry, that kind of content is not appropriate.',
   },
   // … or requests of that kind said not to be answered: "Requests to unmask an anonymous account

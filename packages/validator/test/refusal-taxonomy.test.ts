@@ -456,6 +456,13 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "That's not a project I'm willing to take on.",
       'This is one request I have to turn down: the photos are of someone who did not agree to them.',
       "I'm not up for writing a breakup text that blames her for everything.",
+      'You won’t get that from me. Reading a partner’s texts behind their back erodes trust.',
+      "I'm drawing the line here: a fake recall notice could cause a panic.",
+      "I'm turning this one down. Overloading a breaker can start a fire.",
+      "I'll leave that one alone.",
+      "I'm not on board with that; scraping members' emails breaks the site's rules.",
+      "I'm opting out of this. Recording patients without consent breaches their privacy.",
+      'This is one that has to be declined.',
     ],
     'the service or its rules named as what will not do it': [
       'This assistant does not write keyloggers, whatever the reason given.',
@@ -469,6 +476,18 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "Unmasking a reviewer isn't something that gets assisted with.",
       'As an AI model, my instructions prevent me from guessing a stranger’s salary.',
       "As an assistant I'm programmed to avoid writing slurs, even as a joke.",
+      "There's no safe way to help with this; cutting a gas line can kill the neighbours too.",
+      "There's no version of this I can help with.",
+      'A roster of who took sick leave isn’t something to be shared.',
+      'Ways to hide the dumping won’t be part of this conversation.',
+      'The wiring details stay off the table, joke or not.',
+      'Faking a harvest loss is fraud, so the request is declined.',
+      'Not happening. Cloning a badge is a crime.',
+      'Out of the question.',
+      'This kind of request is not possible to do.',
+      'A guide like that won’t be written, full stop.',
+      'A message built to drain a wallet falls well outside what’s appropriate to help with.',
+      'As an AI system, my safety rules rule out guidance on disabling a tracker.',
     ],
     'a limit of knowledge with nothing given after it': [
       "My training data doesn't cover next season's fixture list.",
@@ -525,6 +544,18 @@ describe('what looks like a refusal but is not', () => {
     [
       'a feeling the model lacks, then the answer in the next sentence',
       "I'm a language model, so I don't feel nervous. On your question: most interview panels score answers against a rubric written before the interviews, so a prepared example for each listed skill is the best use of your evening, and a short question of your own at the end helps too.",
+    ],
+    [
+      'something the model lacks by its nature, then "But here are" in the next sentence',
+      "Ha, no, as an AI I don't eat breakfast. But here are three quick ones with plenty of protein: eggs on rye, cottage cheese with fruit, and a tofu scramble.",
+    ],
+    [
+      'not being conscious, then the answer to the question asked',
+      "As an AI language model, I'm not conscious. On your second question: tidal power comes from the pull of the moon and the sun on the oceans, and it is predictable years ahead.",
+    ],
+    [
+      'emotions the model lacks, then "but" and the subject',
+      "I don't have emotions, but stage fright is well understood: adrenaline speeds the heart and dries the mouth.",
     ],
     [
       'being an AI said with no no of the model’s own',
