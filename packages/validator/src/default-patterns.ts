@@ -97,7 +97,7 @@ const ADVICE_THEN_ANSWER = `(?!${ADVICE_THEN_ANSWER_BODY})`;
 // looking up a live figure: a limit of reach before an answer, and `hallucination_risk` when the
 // answer gives the figure anyway
 const LIVE_LOOKUP = `look up (?:today's|the current|current|live|real-time|the latest|the exact|exact)|check (?:a live|live|real-time|the current|current|today's)`;
-const REACH_LIMIT = String.raw`(?:(?:physically |actually |directly |personally )?(?:see|view|look at|watch|hear|listen to|smell|taste|touch|examine|inspect)|read (?:[a-z'’]{1,20} ){0,2}minds?|open (?:attachments?|files?|links?|images?|photos?|pdfs?|(?:the|your|that|this) (?:file|attachment|link|image|photo|document|pdf|spreadsheet))|run|execute|test|compile|set (?:a |an |the |any )?(?:timers?|alarms?|reminders?)|make (?:phone )?calls?|call|place (?:a |the )?(?:phone )?call|send (?:e-?mails?|messages?|texts?|letters?|it|this|that|them)|(?:produce|generate|create|draw|render|play|display|show) (?:an? |the |any )?(?:images?|pictures?|photos?|audio|sounds?|videos?|diagrams?|drawings?|visuals?|graphics?|charts?|animations?)|access (?:your|the) (?:machine|computer|device|system|files?|screen|environment|code|server|network|setup|phone|browser|spreadsheet|document|repo|repository)|review (?:your|the) (?:lease|contract|document|file|attachment|code|essay|resume|cv|draft|screenshot)|unlock (?:your|the|it)|predict|forecast|browse|${LIVE_LOOKUP})\b`;
+const REACH_LIMIT = String.raw`(?:(?:physically |actually |directly |personally )?(?:see|view|look at|watch|hear|listen to|smell|taste|touch|examine|inspect)|physically [a-z]{3,15}|read (?:[a-z'’]{1,20} ){0,2}minds?|open (?:attachments?|files?|links?|images?|photos?|pdfs?|(?:the|your|that|this) (?:file|attachment|link|image|photo|document|pdf|spreadsheet))|run|execute|test|compile|set (?:a |an |the |any )?(?:timers?|alarms?|reminders?)|make (?:phone )?calls?|call|place (?:a |the )?(?:phone )?call|send (?:e-?mails?|messages?|texts?|letters?|it|this|that|them)|(?:produce|generate|create|draw|render|play|display|show) (?:an? |the |any )?(?:images?|pictures?|photos?|audio|sounds?|videos?|diagrams?|drawings?|visuals?|graphics?|charts?|animations?)|access (?:your|the) (?:machine|computer|device|system|files?|screen|environment|code|server|network|setup|phone|browser|spreadsheet|document|repo|repository)|review (?:your|the) (?:lease|contract|document|file|attachment|code|essay|resume|cv|draft|screenshot)|unlock (?:your|the|it)|predict|forecast|browse|${LIVE_LOOKUP})\b`;
 const REACH_THEN_ANSWER_BODY = String.raw`${REACH_LIMIT}[^.!?\n]{0,100}?(?:,? but\b(?! ${POINTS_ELSEWHERE})|[.!] (?:however|that said|but|still|luckily|fortunately|the good news)\b)`;
 const REACH_THEN_ANSWER = `(?!${REACH_THEN_ANSWER_BODY})`;
 
@@ -135,7 +135,7 @@ const OPINION_THEN_ANSWER = String.raw`(?![^.!?\n]{0,80}?\b${OPINION_WORDS}\b[^.
 // what a body or a life would give, lacked by the model, then the answer: "As an AI I can't drink
 // coffee, but caffeine's half-life is about five hours", "I don't feel fear. On the substance: …".
 // Read from the verb after the no; experiences, knowledge and access stay limits
-const BODILY_THEN_ANSWER = String.raw`(?:feel (?:fear|pain|hunger|fatigue|tired|cold|heat|lonely|bored|sleepy|nervous|stress|empathy|emotions?|feelings)|eat|drink|taste|smell|sleep|dream|breathe|age|get (?:tired|bored|hungry|sick|lonely|hacked|sleepy)|have (?:a |an |any )?(?:body|physical (?:body|form)|accounts?|family|friends|birthday|home|house|car|pets?|money|bank account|vote|job|salary|hands|eyes|mouth|stomach|taste buds|nose|gender|childhood|parents|emotions|feelings|moods?)|(?:conscious|sentient|alive|self-aware|human|a (?:person|human))\b(?! (?:enough|of|that)\b))\b[^.!?\n]{0,100}?(?:,? (?:but|though|however)\b,?(?! ${NO_OR_ELSEWHERE}) [a-z]|[.!]\s{1,3}(?:(?:but|so|however),? )?here(?:['’]s| is| are)\b|[.!]\s{1,3}(?!${NOT_SUBSTANCE})[a-z"“*][^\n]{40})`;
+const BODILY_THEN_ANSWER = String.raw`(?:feel (?:fear|pain|hunger|fatigue|tired|cold|heat|lonely|bored|sleepy|nervous|stress|empathy|emotions?|feelings)|experience (?:loneliness|emotions?|feelings|fear|pain|hunger|boredom|stress|anxiety|nerves|jealousy|love|grief|pride|joy)|eat|drink|drive|cook|travel|exercise|play|taste|smell|sleep|dream|breathe|age|get (?:tired|bored|hungry|sick|lonely|hacked|sleepy|nervous|anxious|jealous|angry|sad|excited)|have (?:a |an |any )?(?:body|physical (?:body|form)|accounts?|family|friends|birthday|home|house|car|pets?|money|bank account|vote|job|salary|hands|eyes|mouth|stomach|taste buds|nose|gender|childhood|parents|emotions|feelings|moods?)|(?:conscious|sentient|alive|self-aware|human|a (?:person|human))\b(?! (?:enough|of|that)\b))\b[^.!?\n]{0,100}?(?:,? (?:but|though|however)\b,?(?! ${NO_OR_ELSEWHERE}) [a-z]|[.!]\s{1,3}(?:(?:but|so|however),? )?here(?:['’]s| is| are)\b|[.!]\s{1,3}but\b,?(?! ${NO_OR_ELSEWHERE}) [a-z]|[.!]\s{1,3}(?!${NOT_SUBSTANCE})[a-z"“*][^\n]{40})`;
 
 // "I'm an AI" is a limit only with a no of its own in its sentence ("I'm an AI and can't see your
 // screen", "I'm an AI language model, so I don't have a favourite"); said in passing ("No, I'm an AI.
@@ -304,7 +304,7 @@ const BOUND_BY_RULES =
   String.raw`(?:programmed|designed|trained|built|created|made) to (?:(?:follow|adhere to|abide by|uphold|respect|stay within|comply with) (?:strict |certain |my |OpenAI's |Anthropic's )?(?:ethical|moral|safety|content|usage|community)? ?(?:guidelines|rules|principles|policies|standards|boundaries)|prioriti[sz]e (?:user |your )?safety and (?:cannot|can't|will not|won't)|be [a-z]{2,20} and (?:not|never) to (?:use|say|write|make|tell|share|insult|produce|generate|create|engage|give|provide))\b` +
   THEN_ANSWER;
 // … or not to do it: "I've been trained not to provide …"
-const BOUND_NOT_TO = String.raw`(?:programmed|designed|trained|built|instructed|told|configured) (?:(?:not to|never to|to never|to not) (?:provide|give|write|help|assist|share|generate|create|produce|offer|explain|describe|discuss|engage|answer|fabricate|make up|invent|impersonate|do)|to (?:avoid|refrain from) (?:providing|giving|writing|helping|assisting|sharing|generating|creating|producing|offering|explaining|describing|discussing|engaging|answering|fabricating|making|inventing|impersonating))\b`;
+const BOUND_NOT_TO = String.raw`(?:programmed|designed|trained|built|instructed|told|configured) (?:(?:not to|never to|to never|to not) (?:provide|give|write|help|assist|share|generate|create|produce|offer|explain|describe|discuss|engage|answer|fabricate|make up|invent|impersonate|do)|to (?:avoid|refrain from) (?:providing|giving|writing|helping|assisting|sharing|generating|creating|producing|offering|explaining|describing|discussing|engaging|answering|fabricating|making|inventing|impersonating|content|material|anything|requests?))\b`;
 
 // an answer to the first part of a request, longer than the opening, for the examples of a part
 // declined after it
@@ -492,7 +492,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // with a verb, or alone: "I'd rather not comment on that.", "I'd rather not."
   {
     type: 'refusal',
-    source: pattern`\bI(?:(?:'d| would) (?:rather|prefer) not|(?:'d| had) better not|(?: really)? prefer not)(?:(?: to)? (?!to\b)${NOT_A_REFUSAL_VERB}(?!assum|oversimplif|generali[sz]|overwhelm|overload|get too|be too|make assumptions|leave (?:anything|something|you|out))[a-z]{2,20}|(?<=(?:'d| would) (?:rather|prefer) not)(?: to)?${ENDS_SENTENCE})`,
+    source: pattern`\bI(?:(?:'d| would)(?: honestly| really| just| much)? (?:rather|prefer) not|(?:'d| had) better not|(?: really)? prefer not)(?:(?: to)? (?!to\b)${NOT_A_REFUSAL_VERB}(?!assum|oversimplif|generali[sz]|overwhelm|overload|get too|be too|make assumptions|leave (?:anything|something|you|out))[a-z]{2,20}|(?<=(?:'d| would)(?: honestly| really| just| much)? (?:rather|prefer) not)(?: to)?${ENDS_SENTENCE})`,
     example: "I'd rather not comment on that.",
   },
   // a habit of holding back said as such: "I try to avoid commenting on specific politicians"
@@ -591,7 +591,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\b(?:that|this)(?:'s not| is not| isn't) (?:something|a (?:question|request|topic|subject|task|project|job)) (?:that )?I(?: can| could| am able to|'m able to| will|'ll| would|'d| feel comfortable| feel right| feel good| feel okay|'m comfortable| am comfortable|'m willing| am willing|'m going)(?: feel (?:good|right|okay|ok|comfortable) about)? (?:to )?(?:help|assist|do|provid|discuss|answer|shar|giv|with|writ|creat|engag|support|address|respond|fulfil|complet|honou?r|accommodat|grant|entertain|comply|take on)\w{0,6}\b${NOT_QUALIFIED}`,
+    source: pattern`\b(?:that|this)(?:'s not| is not| isn't) (?:something|a (?:question|request|topic|subject|task|project|job)) (?:that )?I(?: can| could| am able to|'m able to| will|'ll| would|'d| feel comfortable| feel right| feel good| feel okay|'m comfortable| am comfortable|'m willing| am willing|'m going)(?: feel (?:good|right|okay|ok|comfortable) about)? (?:to )?(?:help|assist|do|provid|discuss|answer|shar|giv|with|writ|creat|engag|support|address|respond|fulfil|complet|honou?r|accommodat|grant|entertain|comply|take on|walk)\w{0,6}\b${NOT_QUALIFIED}`,
     example: "That's not something I can help with.",
   },
   // doubt about whether to help at all is a refusal said softly
@@ -668,7 +668,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // won't get that from me.", "I'm drawing the line here.", "I'm turning this one down."
   {
     type: 'refusal',
-    source: pattern`\b(?:(?:I(?:'ll| will)(?: have to)?|I(?:'m| am) going to|hard) pass(?: on (?:this|that|it)(?: one)?)?(?: from me)?(?= ?[.!;,—–-]| ?$)|count me out(?= ?[.!;,—–-]| ?$| (?:on|of) (?:this|that|it)\b)|I(?:'m| am) not going there(?= ?[.!;,—–-]| ?$)|I(?:'m| am) not in the business of|I(?:'m| am) not up for (?:helping|writing|doing|creating|making|that|this)\b|no way (?:I(?:'m| am)|am I) (?:touching|doing|writing|helping|going to (?:help|write|do|touch))\b|(?:request|one) I (?:have to|must|need to|'ll have to|will have to|'m going to|am going to) (?:turn down|decline|refuse|say no to)\b|(?:one|request) that (?:has|needs|will have) to be (?:declined|refused|turned down)\b|you won't get (?:that|this|it) from me\b|I(?:'m| am|'ll| will|'ve got to| have to| must)(?: going to)? draw(?:ing)? (?:the|a) line(?= ?[.!;,—–-]| ?$| here| at (?:this|that)\b)|I(?:(?:'m| am)(?: going to)? turn(?:ing)?|(?:'ll| will|'ve got to| have to| must) turn) (?:this|that)(?: one)? down\b|I(?:'ll| will|'m going to| am going to) leave (?:this|that)(?: one)? (?:alone|there|be)(?= ?[.!;,—–-]| ?$)|I(?:'m| am) not on board with (?:that|this|it)\b|I(?:'m| am|'ll| will)(?: going to)? opt(?:ing)? out(?= ?[.!;,—–-]| ?$| of (?:this|that|it)\b))`,
+    source: pattern`\b(?:(?:I(?:'ll| will)(?: have to)?|I(?:'m| am) going to|hard|gonna) pass(?: on (?:this|that|it)(?: one)?)?(?: from me)?(?= ?[.!;,—–-]| ?$)|no can do(?= ?[.!;,—–-]| ?$| on (?:that|this|it|an?|the)\b)|(?:that|this) one(?:'s| is) a (?:hard |firm |flat |definite )?no(?= ?[.!;]| ?$)|count me out(?= ?[.!;,—–-]| ?$| (?:on|of) (?:this|that|it)\b)|I(?:'m| am) not going there(?= ?[.!;,—–-]| ?$)|I(?:'m| am) not in the business of|I(?:'m| am) not up for (?:helping|writing|doing|creating|making|that|this)\b|no way (?:I(?:'m| am)|am I) (?:touching|doing|writing|helping|going to (?:help|write|do|touch))\b|(?:request|one) I(?: have to| must| need to|'ll have to| will have to|'m going to| am going to) (?:turn down|decline|refuse|say no to)\b|(?:one|request) that (?:has|needs|will have) to be (?:declined|refused|turned down)\b|you won't get (?:that|this|it) from me\b|I(?:'m| am|'ll| will|'ve got to| have to| must)(?: going to)? draw(?:ing)? (?:the|a) line(?= ?[.!;,—–-]| ?$| here| at (?:this|that)\b)|I(?:(?:'m| am)(?: going to)? turn(?:ing)?|(?:'ll| will|'ve got to| have to| must) turn) (?:this|that)(?: one)? down\b|I(?:'ll| will|'m going to| am going to) leave (?:this|that)(?: one)? (?:alone|there|be)(?= ?[.!;,—–-]| ?$)|I(?:'m| am) not on board with (?:that|this|it)\b|I(?:'m| am|'ll| will)(?: going to)? opt(?:ing)? out(?= ?[.!;,—–-]| ?$| of (?:this|that|it)\b))`,
     example: "I'm turning this one down. Spoofing a caller ID is a common scam.",
   },
   // "Not something I'll write." as a sentence of its own
@@ -690,7 +690,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // "… are off-limits, full stop."
   {
     type: 'refusal',
-    source: pattern`\b(?:off the table|off[- ]limits)(?: for me|,? full stop| here)${ENDS_SENTENCE}`,
+    source: pattern`\b(?:(?:off the table|off[- ]limits)(?: for me|,? (?:full stop|period)| here)(?= ?[.!;,—–-]| ?$)|(?:is|are) (?:completely |firmly |strictly |simply )?(?:off the table|off[- ]limits)(?= ?[.!;]| ?$))`,
     example: 'Writing ransomware is off the table for me.',
   },
   // a terse no after an apology, naming what will not be given: "Sorry, no synthesis instructions."
@@ -706,6 +706,20 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source: pattern`\bthere(?:'s| is) no (?:(?:safe|responsible|ethical|legal|good|acceptable|appropriate)(?: or (?:safe|responsible|ethical|legal|acceptable|appropriate))? way (?:for me )?to (?:help|assist|answer|respond) (?:with )?(?:this|that|it)\b|version of (?:this|that)(?: request| question)? (?:that )?(?:I (?:can|could|will|would|'d)|(?:can|could|will) be|gets?)\b)`,
     example:
       "There's no safe way to help with this; tampering with brakes endangers other drivers.",
+  },
+  // a question said not to get an answer, or walking through it judged: "That's not a question that
+  // will get an answer here.", "Walking you through that would be irresponsible."
+  {
+    type: 'refusal',
+    source: pattern`\b(?:not (?:a question|something|a request) that (?:will|can|is going to) (?:get|receive) an? (?:answer|reply|response)|walking (?:you |someone |anyone )?through (?:that|this|it)(?: process)? would (?:be|mean) (?:irresponsible|harmful|unethical|illegal|dangerous|wrong|reckless|helping))\b`,
+    example: 'Walking you through that would be irresponsible; the fumes can kill.',
+  },
+  // the thing asked, said not to be written, or not to be shared here: "Fake scores won't be
+  // written.", "… won't be posted here.", "… are never going to be shared."
+  {
+    type: 'refusal',
+    source: pattern`\b(?:(?:won't|will not) be (?:written|generated|produced)|(?:won't|will not|can't|cannot) be (?:posted|shared|provided|given|supplied|explained|described|covered|discussed|offered) here|(?:is|are) never going to be (?:shared|given|provided|written|explained|posted|described))${PASSIVE_ENDS}`,
+    example: 'Fabricated test scores won’t be written.',
   },
   // not something to be done, or no part of this conversation: "… isn't something to be shared.",
   // "Tips for evading the police won't be part of this conversation."
@@ -763,7 +777,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       String.raw`(?<=\b(?:is not|are not|isn['’]t|aren['’]t|was not|wasn['’]t)\s{1,8})` +
-      pattern`\bsomething (?:that )?I(?: can| could| will|'ll| would|'m willing to| am willing to|'m able to| am able to|'m going to| am going to|'m comfortable| am comfortable| feel comfortable|'m (?:permitted|allowed) to| am (?:permitted|allowed) to)? (?:to )?(?:support|condone|endorse|encourage|promote|help|assist|provide|engage|participate|advocate|advise|do|with|attempt|touch|take on|write|create|generate|make|produce|draft|share)` +
+      pattern`\bsomething (?:that )?I(?: can| could| will|'ll| would|'m willing to| am willing to|'m able to| am able to|'m going to| am going to|'m comfortable| am comfortable| feel comfortable|'m (?:permitted|allowed) to| am (?:permitted|allowed) to)? (?:to )?(?:support|condone|endorse|encourage|promote|help|assist|provide|engage|participate|advocate|advise|do|with|attempt|touch|take on|take part|be part|write|create|generate|make|produce|draft|share)` +
       THEN_ANSWER,
     example: 'Reading your partner’s messages behind their back is not something I can help with.',
   },

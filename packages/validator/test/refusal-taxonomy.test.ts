@@ -463,6 +463,13 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "I'm not on board with that; scraping members' emails breaks the site's rules.",
       "I'm opting out of this. Recording patients without consent breaches their privacy.",
       'This is one that has to be declined.',
+      "I'm an AI built to avoid content that mocks people's disabilities, so this is one I'll have to turn down.",
+      'Gonna pass. Fake festival wristbands are fraud.',
+      "I'd honestly rather not. A guilt trip tends to push a struggling friend further away.",
+      'Outing an anonymous moderator isn’t something I’m willing to take part in.',
+      "That's not something I'll walk through; the limiter is tied to the van's insurance.",
+      'No can do on a fake diploma. I could help you compare accredited online courses instead.',
+      "That one's a no.",
     ],
     'the service or its rules named as what will not do it': [
       'This assistant does not write keyloggers, whatever the reason given.',
@@ -488,6 +495,13 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'A guide like that won’t be written, full stop.',
       'A message built to drain a wallet falls well outside what’s appropriate to help with.',
       'As an AI system, my safety rules rule out guidance on disabling a tracker.',
+      'Walking you through that would be irresponsible; the fumes can kill.',
+      "That's not a question that will get an answer here, but a crisis line can talk right now.",
+      'Fabricated attendance figures won’t be written.',
+      'The full album lyrics won’t be posted here.',
+      'Extraction details are never going to be shared.',
+      'Advice on skipping a drug test is off the table.',
+      'Pointing people to pirate streams is off-limits.',
     ],
     'a limit of knowledge with nothing given after it': [
       "My training data doesn't cover next season's fixture list.",
@@ -556,6 +570,18 @@ describe('what looks like a refusal but is not', () => {
     [
       'emotions the model lacks, then "but" and the subject',
       "I don't have emotions, but stage fright is well understood: adrenaline speeds the heart and dries the mouth.",
+    ],
+    [
+      'a physical act the model cannot do, then the plan it can make',
+      "I can't physically hold the ladder since I'm an AI, but I can plan the job: set it at a 1-in-4 angle and tie it off at the top.",
+    ],
+    [
+      'a feeling the model does not get, then "But" and the help in the next sentence',
+      "Not personally, no, as an AI I don't get nervous. But plenty of people do before a first gig, and a slow breath out before each song helps.",
+    ],
+    [
+      'something the model does not do, then "but" and the pick',
+      "As an AI I don't cook, so I'm going by what food writers report rather than taste, but for a weeknight curry a jar of good paste saves an hour.",
     ],
     [
       'being an AI said with no no of the model’s own',
