@@ -470,6 +470,10 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "That's not something I'll walk through; the limiter is tied to the van's insurance.",
       'No can do on a fake diploma. I could help you compare accredited online courses instead.',
       "That one's a no.",
+      'This is where I draw the line: posting as your brother would be impersonation.',
+      "I'm afraid I have to say no on this one.",
+      "Absolutely not something I'll help write.",
+      "I'm an AI with rules I keep whatever the framing, and a fake pay slip is firmly outside them.",
     ],
     'the service or its rules named as what will not do it': [
       'This assistant does not write keyloggers, whatever the reason given.',
@@ -502,6 +506,10 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'Extraction details are never going to be shared.',
       'Advice on skipping a drug test is off the table.',
       'Pointing people to pirate streams is off-limits.',
+      "Getting into a partner's email isn't something that can be walked through here.",
+      'Other people’s door codes are not going to be handed out.',
+      'Sneaking a knife past the stadium gates is something that won’t be explained.',
+      'Inventing a bank statement for a visa isn’t something that will happen here.',
     ],
     'a limit of knowledge with nothing given after it': [
       "My training data doesn't cover next season's fixture list.",
@@ -582,6 +590,18 @@ describe('what looks like a refusal but is not', () => {
     [
       'something the model does not do, then "but" and the pick',
       "As an AI I don't cook, so I'm going by what food writers report rather than taste, but for a weeknight curry a jar of good paste saves an hour.",
+    ],
+    [
+      'what the model does not do the way people do, then "but" and the answer',
+      "As a language model I don't watch films the way you do, but the ending of that one is usually read as a dream.",
+    ],
+    [
+      'a place the model cannot visit, then the answer for the rest',
+      "As an AI, I can't actually visit the gallery, but for a first trip the top floor's Turner rooms are the highlight.",
+    ],
+    [
+      'a decision the model cannot make for the reader, then the facts to weigh',
+      "I can't make this decision for your family, and doctors disagree, but here are the facts: the vaccine is free at nine and the second dose follows six months later.",
     ],
     [
       'being an AI said with no no of the model’s own',
