@@ -745,10 +745,15 @@ export function layoutText(text: string, leadLength: number): Layout {
   };
 }
 
-/** The same layout with the text's voice labels found. */
+/**
+ * The same layout with the text's voice labels found. A text is written in voices only when a
+ * label stands in its opening (see speaksInVoices), so the labels after it are read only then.
+ */
 function withVoices(text: string, layout: Layout): Layout {
   const voices = new VoiceTracker();
-  voices.scan(text, 0, text.length, true);
+  const openingEnd = (layout.leadStart ?? 0) + layout.leadLength;
+  voices.scan(text, 0, Math.min(openingEnd, text.length), true);
+  if (voices.starts.length > 0) voices.scan(text, 0, text.length, true);
   return { ...layout, voices };
 }
 
