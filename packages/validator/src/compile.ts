@@ -43,6 +43,25 @@ export interface CompiledPattern {
 export interface TriggerBucket {
   trigger: Trigger;
   patterns: CompiledPattern[];
+  /** What the patterns need after the trigger; undefined when every one of them runs at any hit. */
+  follow: Follow | undefined;
+}
+
+/**
+ * What may follow a bucket's trigger, read at each hit so that only the patterns that can match
+ * there run: most hits of a common trigger ("I'm ", "I cannot") go on with words that none or few
+ * of its patterns start with.
+ */
+export interface Follow {
+  /**
+   * Run just past the trigger (sticky, in any case, without capture groups), it matches the longest
+   * of the patterns' continuations that the text goes on with.
+   */
+  sticky: RegExp;
+  /** A continuation it can match, canonical → the patterns that can match there, in order. */
+  patterns: Map<string, CompiledPattern[]>;
+  /** The patterns that can match whatever follows the trigger, in order: all that run when it fails. */
+  anyway: CompiledPattern[];
 }
 
 /** A set of patterns with the one-pass prefilter over their leading literals. */
@@ -292,7 +311,11 @@ function mergeTriggers(patterns: CompiledPattern[], maxLength: number): Map<stri
         };
         if (!existing.patterns.includes(pattern)) existing.patterns.push(pattern);
       } else {
-        buckets.set(trigger.literal, { trigger: { ...trigger }, patterns: [pattern] });
+        buckets.set(trigger.literal, {
+          trigger: { ...trigger },
+          patterns: [pattern],
+          follow: undefined,
+        });
       }
     }
   }
@@ -326,6 +349,87 @@ function mergeTriggers(patterns: CompiledPattern[], maxLength: number): Map<stri
     bucket.patterns.sort((left, right) => left.index - right.index);
   }
   return buckets;
+}
+
+interface FollowNode {
+  children: Map<string, FollowNode>;
+  /** The patterns with a continuation that ends here. */
+  patterns: CompiledPattern[];
+}
+
+const byIndex = (left: CompiledPattern, right: CompiledPattern) => left.index - right.index;
+
+// above this the continuations are cut shorter, which only lets more patterns run
+const MAX_FOLLOW_SOURCE = 4_000;
+
+/**
+ * Works out what follows a bucket's trigger in its patterns. Every match of a pattern starts with
+ * one of its literals, in full (the analysis guarantees it, as it does for the prefilter, which
+ * reads them cut to the trigger): at a hit of the trigger only a literal that starts with the
+ * trigger can be the one, so the rest of that literal must follow. A pattern one of whose literals
+ * is the trigger itself can match whatever follows; so can every pattern at a hit whose text names
+ * no bucket.
+ */
+function followOf(bucket: TriggerBucket): Follow | undefined {
+  const trigger = bucket.trigger.literal;
+  const anyway: CompiledPattern[] = [];
+  const keyed: { pattern: CompiledPattern; rests: string[] }[] = [];
+  for (const pattern of bucket.patterns) {
+    const rests = (pattern.triggers ?? [])
+      .filter((whole) => whole.literal.startsWith(trigger))
+      .map((whole) => whole.literal.slice(trigger.length));
+    if (rests.length === 0 || rests.includes('')) anyway.push(pattern);
+    else keyed.push({ pattern, rests });
+  }
+  if (keyed.length === 0) return undefined;
+  const longest = Math.max(...keyed.flatMap(({ rests }) => rests.map((rest) => rest.length)));
+  for (let keep = longest; ; keep = Math.ceil(keep / 2)) {
+    const root: FollowNode = { children: new Map(), patterns: [] };
+    for (const { pattern, rests } of keyed) {
+      for (const rest of rests) {
+        let node = root;
+        for (const character of rest.slice(0, keep)) {
+          let child = node.children.get(character);
+          if (!child) {
+            child = { children: new Map(), patterns: [] };
+            node.children.set(character, child);
+          }
+          node = child;
+        }
+        if (!node.patterns.includes(pattern)) node.patterns.push(pattern);
+      }
+    }
+    const source = followSource(root);
+    if (source.length > MAX_FOLLOW_SOURCE && keep > 1) continue;
+    // the expression ends on the deepest continuation the text has; those on the way to it hold too
+    const patterns = new Map<string, CompiledPattern[]>();
+    const collect = (node: FollowNode, path: string, above: CompiledPattern[]) => {
+      let here = above;
+      if (node.patterns.length > 0) {
+        here = [...above, ...node.patterns.filter((pattern) => !above.includes(pattern))];
+        patterns.set(path, [...here].sort(byIndex));
+      }
+      for (const [character, child] of node.children) collect(child, path + character, here);
+    };
+    collect(root, '', anyway);
+    return { sticky: new RegExp(source, 'iy'), patterns, anyway };
+  }
+}
+
+/**
+ * Writes continuations as one expression that prefers the longer one: the characters of a blank
+ * or an apostrophe match what they match in the prefilter, and two children of a node never match
+ * the same character, so the expression follows the text down one path and stops at the deepest
+ * continuation on it.
+ */
+function followSource(node: FollowNode): string {
+  const branches = [...node.children.entries()]
+    .sort(([left], [right]) => (left < right ? -1 : 1))
+    .map(([character, child]) => triggerCharacterSource(character) + followSource(child));
+  if (branches.length === 0) return '';
+  const ends = node.patterns.length > 0;
+  if (branches.length === 1 && !ends) return branches[0] ?? '';
+  return `(?:${branches.join('|')})${ends ? '?' : ''}`;
 }
 
 /** Finds where a trigger starts, from `lastIndex` on; a RegExp or a {@link LiteralStartFinder}. */
@@ -492,6 +596,7 @@ export function compilePatterns(options: {
     if (size <= MAX_PREFILTER_SOURCE || maxLength <= 2) break;
     maxLength -= 2;
   }
+  for (const bucket of buckets.values()) bucket.follow = followOf(bucket);
   return {
     patterns,
     plain: patterns.filter((pattern) => pattern.triggers === undefined),

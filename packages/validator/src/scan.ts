@@ -493,6 +493,9 @@ function record(
   };
 }
 
+/** How many prefilter hits are gathered before their patterns run. */
+const HIT_BATCH = 64;
+
 /**
  * Finds, for each pattern, its first match that counts, scanning with one prefilter over the
  * patterns' leading literals and checking the patterns only where a literal occurs. State is kept
@@ -505,6 +508,9 @@ export class Scanner {
   private remaining: number;
   private remainingAnywhere: number;
   private readonly fastPatterns: CompiledPattern[];
+  /** Prefilter hits gathered and not yet checked: where each is, and the patterns to run there. */
+  private readonly hitPositions: number[] = [];
+  private readonly hitPatterns: CompiledPattern[][] = [];
 
   constructor(
     private readonly set: CompiledPatternSet,
@@ -545,7 +551,11 @@ export class Scanner {
     }
   }
 
-  /** Runs the prefilters over [from, to), taking their hits in order of position. */
+  /**
+   * Runs the prefilters over [from, to), taking their hits in order of position, then the patterns
+   * that can match at each hit. Hits are gathered a batch at a time before any pattern runs, and
+   * whether the scan is done is asked after each batch.
+   */
   private runPrefilters(
     prefilters: Prefilter[],
     buffer: string,
@@ -559,7 +569,9 @@ export class Scanner {
     const end = to - offset + this.set.reach;
     const text = end < buffer.length ? buffer.slice(0, end) : buffer;
     const limit = to - offset;
-    const buckets = this.set.buckets;
+    const positions = this.hitPositions;
+    const lists = this.hitPatterns;
+    let count = 0;
     // one or two prefilters (word-start triggers, other triggers): their hits taken in order
     const first = prefilters[0] as Prefilter;
     const second = prefilters[1];
@@ -580,15 +592,18 @@ export class Scanner {
         : hitSecond !== null && hitSecond.index < limit
           ? hitSecond
           : null;
-      if (hit === null) return;
-      const bucket = buckets.get(canonicalTrigger(hit[0]));
-      this.checkAt(
-        bucket ? bucket.patterns : this.fastPatterns,
-        buffer,
-        offset,
-        hit.index + offset,
-      );
-      if (this.done()) return;
+      if (hit === null) break;
+      const patterns = this.patternsAt(text, hit.index, hit[0]);
+      if (patterns.length > 0) {
+        positions[count] = hit.index + offset;
+        lists[count] = patterns;
+        count += 1;
+        if (count === HIT_BATCH) {
+          this.runHits(count, buffer, offset);
+          count = 0;
+          if (this.done()) return;
+        }
+      }
       if (useFirst) {
         first.lastIndex = hit.index + 1;
         hitFirst = first.exec(text);
@@ -596,6 +611,33 @@ export class Scanner {
         second.lastIndex = hit.index + 1;
         hitSecond = second.exec(text);
       }
+    }
+    this.runHits(count, buffer, offset);
+  }
+
+  /**
+   * The patterns that can match at a prefilter hit (`trigger`, the text it matched, at `index` of
+   * `text`): those of the bucket it names whose continuation of the trigger follows it there.
+   */
+  private patternsAt(text: string, index: number, trigger: string): CompiledPattern[] {
+    const bucket = this.set.buckets.get(canonicalTrigger(trigger));
+    if (!bucket) return this.fastPatterns;
+    const follow = bucket.follow;
+    if (!follow) return bucket.patterns;
+    const sticky = follow.sticky;
+    const after = index + trigger.length;
+    sticky.lastIndex = after;
+    if (!sticky.test(text)) return follow.anyway;
+    const continuation = canonicalTrigger(text.slice(after, sticky.lastIndex));
+    return follow.patterns.get(continuation) ?? bucket.patterns;
+  }
+
+  /** Runs the patterns of the first `count` gathered hits, in order. */
+  private runHits(count: number, buffer: string, offset: number): void {
+    const positions = this.hitPositions;
+    const lists = this.hitPatterns;
+    for (let index = 0; index < count; index += 1) {
+      this.checkAt(lists[index] as CompiledPattern[], buffer, offset, positions[index] as number);
     }
   }
 
@@ -708,10 +750,15 @@ export function layoutText(text: string, leadLength: number): Layout {
   };
 }
 
-/** The same layout with the text's voice labels found. */
+/**
+ * The same layout with the text's voice labels found. A text is written in voices only when a
+ * label stands in its opening (see speaksInVoices), so the labels after it are read only then.
+ */
 function withVoices(text: string, layout: Layout): Layout {
   const voices = new VoiceTracker();
-  voices.scan(text, 0, text.length, true);
+  const openingEnd = (layout.leadStart ?? 0) + layout.leadLength;
+  voices.scan(text, 0, Math.min(openingEnd, text.length), true);
+  if (voices.starts.length > 0) voices.scan(text, 0, text.length, true);
   return { ...layout, voices };
 }
 

@@ -25,6 +25,14 @@ export interface StreamingValidator {
   readonly length: number;
 }
 
+/**
+ * How many characters a stream takes in before it scans again. Each scan costs about the same
+ * whatever arrived (the text appended to is copied into one string, the prefilter reads on to its
+ * next hit), and chat streams arrive a few characters at a time; the outcome does not depend on
+ * where the text was cut.
+ */
+const ADVANCE_EVERY = 256;
+
 // the fence marker and up to three spaces of indentation before it
 const FENCE_LOOKBEHIND = 4;
 const FENCE_LENGTH = 3;
@@ -103,13 +111,24 @@ export function createStream(
   let processed = 0;
   let fencesScanned = 0;
   let lastNonBlank = -1;
+  // how much had been received when the window last moved on
+  let advancedAt = 0;
   let head = '';
   // the response's first line, until its line break settles whether it announces a draft
   let firstLine = '';
   let draftSettled = false;
 
   const advance = (to: number) => {
-    voices.scan(buffer, offset, ended ? received : received - MAX_LABEL_LENGTH, ended);
+    // a response is written in voices only when a label stands in its opening (speaksInVoices):
+    // without one there, labels further on change no outcome (settleVoices keeps lead cues to the
+    // response's own opening), and they are not looked for
+    const openingEnd =
+      layout.leadStart === undefined
+        ? Number.POSITIVE_INFINITY
+        : layout.leadStart + options.leadLength;
+    if (voices.scanned < openingEnd || (voices.starts[0] ?? openingEnd) < openingEnd) {
+      voices.scan(buffer, offset, ended ? received : received - MAX_LABEL_LENGTH, ended);
+    }
     const fenceTo = Math.max(fencesScanned, received - FENCE_LENGTH + 1);
     if (fenceTo > fencesScanned) {
       fences.scan(buffer, offset, fencesScanned, ended ? received : fenceTo);
@@ -162,7 +181,10 @@ export function createStream(
   return {
     push(chunk) {
       take(toText(chunk));
-      advance(received - lag);
+      if (received - advancedAt >= ADVANCE_EVERY) {
+        advancedAt = received;
+        advance(received - lag);
+      }
     },
     end() {
       refuseSecondEnd();

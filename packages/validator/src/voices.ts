@@ -136,6 +136,11 @@ export class VoiceTracker {
   readonly bold: boolean[] = [];
   private scannedTo = 0;
 
+  /** Where the scan has got to: every line that starts before it has been read. */
+  get scanned(): number {
+    return this.scannedTo;
+  }
+
   /**
    * Looks for labels at the line starts in [scannedTo, to) (absolute offsets). `buffer` holds the
    * text from `offset`, including at least MAX_LABEL_LENGTH characters after `to` unless `final`.

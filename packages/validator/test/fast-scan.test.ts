@@ -38,6 +38,30 @@ describe('the prefilter scan', () => {
   });
 });
 
+describe('patterns that share a trigger', () => {
+  it('run wherever their next words follow it, in any blanks, apostrophes and case', () => {
+    const customPatterns = {
+      low_confidence: ["I'm (?:not|never) (?:quite )?sure\\b", /\bI\s+am\s+unsure\b/],
+    };
+    const validator = createValidator({ customPatterns });
+    for (const text of [
+      "I'm not quite sure, but the answer is 42.",
+      'I’M  NOT\tQUITE\nsure, but the answer is 42.',
+      'I‘m never sure of it. I am unsure. I’m unable to say.',
+      "I'm   unable to help with that, and I'm\n\nnot sure anyone can.",
+      "Well, I cannot say; I can't, I CANNOT\n tell you that.",
+    ]) {
+      expect(validator.validate(text), text).toEqual(
+        validateResponseReference(text, { customPatterns }),
+      );
+    }
+    const evidence = validator
+      .validate('Honestly, I’M  NOT\tQUITE\nsure, but the answer is 42.')
+      .signals.map((signal) => signal.evidence);
+    expect(evidence).toContain('I’M NOT QUITE sure');
+  });
+});
+
 describe('patterns with letters outside ASCII', () => {
   it('find every case of them, like the plain search', () => {
     const customPatterns = { confusion: ['été indien', /İstanbul/i, /straße/i] };

@@ -1814,4 +1814,12 @@ describe('answers written in voices', () => {
     const whole = validator.validate(text);
     expectSameAtEveryCut(text, whole);
   });
+
+  it('start in the opening: labels only further on leave a refusal a refusal', () => {
+    const validator = createValidator({ leadLength: 120 });
+    const text = `${refusal} ${answer}\n\n[Classic]: ${refusal}\n\n[Unbound]: ${answer}`;
+    const whole = validator.validate(text);
+    expect(whole.signals.map((signal) => signal.type)).toContain('refusal');
+    expectSameAtEveryCut(text, whole, { leadLength: 120 });
+  });
 });
