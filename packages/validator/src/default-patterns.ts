@@ -85,7 +85,7 @@ const BUT_ANSWER = String.raw`[^!?\n]{0,40}?(?:\bbut\b,?(?! ${NO_OR_ELSEWHERE}) 
 // your router's settings … However, these are the usual reasons"
 const SITUATION_LIMIT = String.raw`(?:make (?:this|that|the|your) (?:decision|choice) for (?:you|your)|tell you (?:exactly |for sure |for certain |personally )?(?:what|which|whether|if|how(?! to [a-z]{2,20} (?!your\b))|why|the (?:exact|current|right|best))|(?:fully |really )?(?:know|understand) (?:your|all (?:the )?details|the (?:details|specifics|full)|what you(?:'re| are) going through|exactly)|(?:see|access|check|look at|review|evaluate|assess|examine|inspect) (?:your|you\b|today's|the current|current|any particular)|pinpoint|vouch for|give (?:you )?(?:a |an )?(?:definite|definitive|blanket|exact|precise|live|simple|one-size-fits-all|yes or no)\b|(?:have )?(?:any )?access (?:to )?(?:your|you\b)|contact (?:[a-z]{2,20} ){1,3}on your behalf|(?:a |an )(?:licensed |qualified |certified |medical )?(?:doctor|physician|lawyer|attorney|veterinarian|vet|therapist|psychologist|counsell?or|financial advis[eo]r|accountant|pharmacist|nutritionist|dietitian|mechanic|electrician|plumber|nurse)\b)`;
 const ANSWER_AFTER_LIMIT = String.raw`(?:,? here(?:'s| is| are)\b|(?:,? (?:but|though)|[.!] (?:however|that said|that being said|still|but))\b,?(?! ${NO_OR_ELSEWHERE}) [a-z])`;
-const ADVICE_THEN_ANSWER_BODY = String.raw`(?:(?:(?:give|provide|offer|replace|substitute for) (?:you )?(?:with )?(?:personali[sz]ed|personal|specific|individual|individuali[sz]ed|professional|medical|legal|financial|tax|investment|tailored)(?: (?:medical|legal|financial|tax|investment))? (?:advice|guidance|recommendations?|diagnos[ie]s)|diagnose(?: (?:you|your|this|that|what|it|medical conditions|conditions|symptoms|illnesses))?)(?:,? here(?:'s| is| are)\b|[^.!?\n]{0,80}?,? but here(?:'s| is| are)\b|${BUT_ANSWER}|[^.!?\n]{0,40}?, (?:in (?:most|many|general)|generally|typically|usually)\b|[^.!?\n]{0,60}?[.!] (?:however|that said|that being said)\b,?(?! ${NO_OR_ELSEWHERE}) [a-z])|${SITUATION_LIMIT}[^.!?\n]{0,160}?${ANSWER_AFTER_LIMIT})`;
+const ADVICE_THEN_ANSWER_BODY = String.raw`(?:(?:(?:give|provide|offer|replace|substitute for) (?:you )?(?:with )?(?:personali[sz]ed|personal|specific|individual|individuali[sz]ed|professional|medical|legal|financial|tax|investment|tailored)(?: (?:medical|legal|financial|tax|investment))? (?:advice|guidance|recommendations?|diagnos[ie]s)|diagnose(?: (?:you|your|this|that|what|it|medical conditions|conditions|symptoms|illnesses))?)(?:,? here(?:'s| is| are)\b|[^.!?\n]{0,80}?,? but here(?:'s| is| are)\b|[^!?\n]{0,40}?, I can\b|[^.!?\n]{0,40}?, (?:in (?:most|many|general)|generally|typically|usually)\b|(?:[^!?\n]{0,40}?\bbut|[^.!?\n]{0,60}?[.!] (?:however|that said|that being said))\b,?(?! ${NO_OR_ELSEWHERE}) [a-z])|${SITUATION_LIMIT}[^.!?\n]{0,160}?${ANSWER_AFTER_LIMIT})`;
 const ADVICE_THEN_ANSWER = `(?!${ADVICE_THEN_ANSWER_BODY})`;
 
 // "I can't see your screenshot, but that error usually means …", "I can't run code, but this one
@@ -135,7 +135,18 @@ const OPINION_THEN_ANSWER = String.raw`(?![^.!?\n]{0,80}?\b${OPINION_WORDS}\b[^.
 // what a body or a life would give, lacked by the model, then the answer: "As an AI I can't drink
 // coffee, but caffeine's half-life is about five hours", "I don't feel fear. On the substance: …".
 // Read from the verb after the no; experiences, knowledge and access stay limits
-const BODILY_THEN_ANSWER = String.raw`(?:feel (?:fear|pain|hunger|fatigue|tired|cold|heat|lonely|bored|sleepy|nervous|stress|empathy|emotions?|feelings)|experience (?:loneliness|emotions?|feelings|fear|pain|hunger|boredom|stress|anxiety|nerves|jealousy|love|grief|pride|joy)|eat|drink|drive|cook|travel|exercise|play|visit|attend|sit|taste|(?:read|watch|listen to|hear|see|enjoy|experience|feel|remember|learn|think)\b[^.!?\n]{0,30}?\b(?:the way|like|as) (?:you|humans|people|a (?:person|human)) do\b|smell|sleep|dream|breathe|age|get (?:tired|bored|hungry|sick|lonely|hacked|sleepy|nervous|anxious|jealous|angry|sad|excited|misty-eyed|teary|emotional|choked up)|have (?:a |an |any )?(?:body|physical (?:body|form)|accounts?|family|friends|birthday|home|house|car|pets?|money|bank account|vote|job|salary|hands|eyes|mouth|stomach|taste buds|nose|gender|childhood|parents|emotions|feelings|moods?)|(?:conscious|sentient|alive|self-aware|human|a (?:person|human))\b(?! (?:enough|of|that)\b))\b[^.!?\n]{0,100}?(?:,? (?:but|though|however)\b,?(?! ${NO_OR_ELSEWHERE}) [a-z]|[.!]\s{1,3}(?:(?:but|so|however),? )?here(?:['’]s| is| are)\b|[.!]\s{1,3}but\b,?(?! ${NO_OR_ELSEWHERE}) [a-z]|[.!]\s{1,3}(?!${NOT_SUBSTANCE})[a-z"“*][^\n]{40})`;
+const BODILY_OBJECTS = String.raw`(?:fear|pain|hunger|hungry|fatigue|tired|cold|heat|lonely|loneliness|bored|boredom|sleepy|nervous|nerves|stress|anxiety|anxious|empathy|emotions?|emotional|feelings|jealous|jealousy|love|grief|pride|joy|sick|hacked|angry|sad|excited|misty-eyed|teary|choked up)`;
+const BODILY_HAVE = String.raw`have (?:a |an |any )?(?:body|physical (?:body|form)|accounts?|family|friends|birthday|home|house|car|pets?|money|bank account|vote|job|salary|hands|eyes|mouth|stomach|taste buds|nose|gender|childhood|parents|emotions|feelings|moods?)`;
+const LIKE_PEOPLE_DO = String.raw`\b[^.!?\n]{0,30}?\b(?:the way|like|as) (?:you|humans|people|a (?:person|human)) do\b`;
+const BODILY_LACK = String.raw`(?:(?:feel|experience|get) ${BODILY_OBJECTS}|eat|drink|drive|cook|travel|exercise|play|visit|attend|sit|taste|(?:read|watch|listen to|hear|see|enjoy|experience|feel|remember|learn|think)${LIKE_PEOPLE_DO}|smell|sleep|dream|breathe|age|${BODILY_HAVE}|(?:conscious|sentient|alive|self-aware|human|a (?:person|human))\b(?! (?:enough|of|that)\b))`;
+// kept short: the three patterns that read it are near the size above which V8 compiles a regular
+// expression without its optimisations (20 KB of source)
+const SHORT_NO = String.raw`(?:I (?:can't|cannot|won't|will not|don't|do not|am unable|'m unable|must)|I'd|I would|please|you (?:should|can|could|may|might))\b`;
+const BODILY_FOLLOW = String.raw`\b[^.!?\n]{0,100}?(?:(?:,? (?:but|though|however)|[.!]\s{1,3}but)\b,?(?! ${SHORT_NO}) [a-z]|[.!]\s{1,3}(?:(?:so|however),? )?here(?:['’]s| is| are)\b|[.!]\s{1,3}(?!(?:I|my|but|however|please|if you|feel free|let me|you (?:should|can|could|may|might))\b)[a-z"“*][^\n]{40})`;
+const BODILY_THEN_ANSWER = `${BODILY_LACK}${BODILY_FOLLOW}`;
+// the lacks that can follow "I don't" among its verbs (experiences and what the model has): the
+// pattern that reads them is near V8's 20 KB limit, so it carries only these
+const HAVE_LACK_THEN_ANSWER = `(?:experience ${BODILY_OBJECTS}|${BODILY_HAVE}|(?:experience|think)${LIKE_PEOPLE_DO})${BODILY_FOLLOW}`;
 
 // "I'm an AI" is a limit only with a no of its own in its sentence ("I'm an AI and can't see your
 // screen", "I'm an AI language model, so I don't have a favourite"); said in passing ("No, I'm an AI.
@@ -158,11 +169,14 @@ const NATURE_THEN_ANSWER_BODY = String.raw`(?:(?!\b(?:${DECLINED_ACT}|(?:ability
 const NATURE_THEN_ANSWER = `(?!${NATURE_THEN_ANSWER_BODY})`;
 // … and in the first person, what the model lacks or does not do by its nature: "I don't have a
 // family, but here's …", "I don't eat, but if I had to pick: …"
-const LACK_BODY = String.raw`(?:${BODILY_THEN_ANSWER}|(?:have|possess|own|eat|drink|experience|celebrate|sleep|get|feel|need|go)\b(?:${NATURE_THEN_ANSWER_BODY}|[^.!?\n]{0,120}?[.!] (?:here(?:['’]s| is| are)|so here)\b))`;
-const LACK_THEN_ANSWER = `(?!${LACK_BODY})`;
+const LACK_REST = String.raw`(?:have|possess|own|eat|drink|experience|celebrate|sleep|get|feel|need|go)\b(?:${NATURE_THEN_ANSWER_BODY}|[^.!?\n]{0,120}?[.!] (?:here(?:['’]s| is| are)|so here)\b)`;
+const LACK_BODY = `(?:${BODILY_THEN_ANSWER}|${LACK_REST})`;
+const LACK_THEN_ANSWER = `(?!${HAVE_LACK_THEN_ANSWER}|${LACK_REST})`;
 // … read from the end of a no ("As an AI, I don't"), with the blank before the verb; and a habit
 // that is no limit at all ("As an AI, I never get tired of maths questions!")
-const LACK_AFTER_NO = String.raw`(?! (?:actually |really |physically |personally )?${LACK_BODY})(?! (?:get|grow) (?:tired|bored|weary))`;
+// (where the answer follows in the same sentence, the nature check that reads from the no covers it,
+// so this carries only the rest: the pattern is near V8's 20 KB limit)
+const LACK_AFTER_NO = String.raw`(?! (?:actually |really |physically |personally )?(?:${BODILY_THEN_ANSWER}|(?:have|possess|own|eat|drink|experience|celebrate|sleep|get|feel|need|go)\b[^.!?\n]{0,120}?[.!] (?:here(?:['’]s| is| are)|so here)\b))(?! (?:get|grow) (?:tired|bored|weary))`;
 
 // "Remember, I'm just an AI and …" reminds the reader of a disclaimer made alongside an answer
 const REMINDED = String.raw`(?<!\b(?:remember|mind|again)[,:]?\s)`;

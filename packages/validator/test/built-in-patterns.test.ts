@@ -41,6 +41,15 @@ describe('the built-in patterns', () => {
     }
   });
 
+  it('stay under the size above which V8 compiles a regular expression without its optimisations', () => {
+    // past 20 KB of source V8 leaves out the optimisations that make a long alternation fast: a
+    // pattern that grows past it costs several times as much on every run
+    const large = compiled.patterns
+      .filter((pattern) => !pattern.custom && pattern.sticky.source.length > 20 * 1024)
+      .map((pattern) => `#${pattern.index}: ${pattern.sticky.source.length}`);
+    expect(large).toEqual([]);
+  });
+
   it('start with words long enough to be rare: no trigger is one or two letters', () => {
     // a trigger such as "no" would stop the prefilter at every "not", "now" and "none"
     const short = compiled.patterns.flatMap((pattern) =>
