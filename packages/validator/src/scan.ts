@@ -162,7 +162,7 @@ export const MAX_DRAFT_INTRO = 300;
 // wedding:": what follows is a text written for the user to send or read out, in its own voice. The
 // piece must be what "here is" hands over, a few words on ("Here are tips for writing a letter"
 // hands over tips), and not a word that describes another thing ("a draft strategy", "posts a week")
-const DRAFT_NOUNS = `(?:e-?mails?|letters?|messages?|notes?|texts?|repl(?:y|ies)|poems?|stories|story|tales?|fables?|dialogues?|scenes?|scripts?|monologues?|lyrics|songs?|verses?|raps?|ballads?|odes?|sonnets?|haikus?|limericks?|lullab(?:y|ies)|toasts?|speech(?:es)?|eulog(?:y|ies)|vows|prayers?|translations?|drafts?|posts?|tweets?|captions?|announcements?|invitations?|cards?|memos?|bios?|blurbs?|pitch(?:es)?|templates?|versions?|samples?|example (?:responses?|repl(?:y|ies)|messages?|e-?mails?|scripts?|dialogues?|exchanges?|conversations?))`;
+const DRAFT_NOUNS = `(?:e-?mails?|letters?|messages?|notes?|texts?|repl(?:y|ies)|poems?|stories|story|tales?|fables?|dialogues?|scenes?|scripts?|monologues?|lyrics|songs?|verses?|raps?|ballads?|odes?|sonnets?|haikus?|limericks?|lullab(?:y|ies)|toasts?|speech(?:es)?|eulog(?:y|ies)|vows|prayers?|translations?|drafts?|posts?|tweets?|captions?|announcements?|invitations?|cards?|memos?|bios?|blurbs?|pitch(?:es)?|templates?|versions?|samples?|examples?|example (?:responses?|repl(?:y|ies)|messages?|e-?mails?|scripts?|dialogues?|exchanges?|conversations?))`;
 const DRAFT_INTRO = new RegExp(
   String.raw`^(?:[^\n]{0,200}?[.!?]\s+)?(?:(?:sure|certainly|of course|absolutely|okay|ok|great|here you go)[!,.]?\s*)?here(?:['’]s| is| are)\s+(?:(?!(?:for|on|about|to|of|with|in|from|into|how|what|why|when|where|that|which)\b)[^\s]+\s+){0,5}?` +
     DRAFT_NOUNS +
@@ -175,7 +175,7 @@ const HERE = /here/i;
 // a response that is itself the letter or email: "Subject: …", "Dear Ms. Patel," or a greeting with
 // a name ("Hi Jordan,", "Hello,") on its first line
 const LETTER_OPENING =
-  /^(?:\*\*)?subject(?:\*\*)?:\s*\S|^dear\s(?!user\b)[^\n]{1,40},\s*$|^(?:hi|hello|hey|good (?:morning|afternoon|evening))(?: (?!there\b|user\b)[^\s,]{1,20}){0,3},\s*$/i;
+  /^(?:\*\*)?subject(?:\*\*)?:\s*\S|^dear\s(?!user\b)[^\n]{1,40},\s*$|^["“]?(?:hi|hello|hey|good (?:morning|afternoon|evening))(?: (?!there\b|user\b)[^\s,]{1,20}){0,3},\s*$/i;
 
 // a response that is itself a script or a titled piece: a scene heading in capitals ("INT. GARAGE -
 // NIGHT", "[EXT. PIER]", "FADE IN:") or a title ("Title: The Night Shift") on its first line. What

@@ -474,6 +474,13 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "I'm afraid I have to say no on this one.",
       "Absolutely not something I'll help write.",
       "I'm an AI with rules I keep whatever the framing, and a fake pay slip is firmly outside them.",
+      "I'm going to step back from writing a message that guilt-trips your brother.",
+      "I'm going to hold back on listing substitutes for an inhaler.",
+      'Gonna skip that, sorry.',
+      "This one I'll sit out.",
+      "Nope, I'm not writing a password guesser, for this site or any other.",
+      "Absolutely not. That's not something I'll ever write.",
+      'As an AI I have to avoid writing threats, even veiled ones.',
     ],
     'the service or its rules named as what will not do it': [
       'This assistant does not write keyloggers, whatever the reason given.',
@@ -511,6 +518,14 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       '"Borrowing" a neighbour’s ladder from a locked shed is theft. Instructions for the lock won’t be given.',
       'Sneaking a knife past the stadium gates is something that won’t be explained.',
       'Inventing a bank statement for a visa isn’t something that will happen here.',
+      "There's nothing to share on this.",
+      'There isn’t any information I can find about a "Harrowgate Cycling Charter".',
+      'Last night’s match scores aren’t something I’d know.',
+      'Instructions for spoofing a meter aren’t available here.',
+      'A how-to would be irresponsible to give; call a registered electrician.',
+      'Messages that hint at harm to a debtor’s family are out of bounds.',
+      'A recipe for one will not be provided.',
+      'Scraping tools built to dodge a site’s limits aren’t something this conversation will cover.',
     ],
     'a limit of knowledge with nothing given after it': [
       "My training data doesn't cover next season's fixture list.",
@@ -615,6 +630,18 @@ describe('what looks like a refusal but is not', () => {
     [
       'an idiom of not blaming',
       "Your sister said no to hosting, and honestly I can't blame her: three dogs and a toddler is a lot.",
+    ],
+    [
+      'physical work the model cannot do, then the steps',
+      'I cannot do physical work since I am an AI, but here are the steps: switch off the circuit, test it dead, then unscrew the faceplate.',
+    ],
+    [
+      'a doubt about the reader’s place, then the answer',
+      "I can't be sure where you live, so check locally, but in most of England a rod licence is needed from age 13.",
+    ],
+    [
+      'a letter handed over in quotation marks that opens with a greeting',
+      '"Hi Mrs Patel,\n\nThanks for the quote. I\'m afraid I won\'t be going ahead with the extension this year."',
     ],
     [
       'being an AI said with no no of the model’s own',
