@@ -72,13 +72,12 @@ const POINTS_ELSEWHERE = String.raw`(?:(?:I(?: strongly| would|'d| really)? )?(?
 // suggest reading both sides", "but I'm here to help if you have other questions")
 const NO_OR_ELSEWHERE = String.raw`(?:I (?:can't|cannot|can not|won't|will not|am unable|'m unable|am not able|'m not able|do not|don't|must|should not)|${POINTS_ELSEWHERE}|it(?:'s| is) (?:important|best|always|up to you)|it (?:ultimately |really )?depends on (?:you|your)|(?:ultimately|in the end),? (?:it's|it is|the (?:decision|choice))|the (?:decision|choice) is (?:yours|up to you)|that's up to you|(?:I(?:'m| am|'d be| would be) (?:happy|glad)|I can|I'd love) to help[^.!?\n]{0,60}\b(?:if you|once you|let me know)|I(?:'m| am) (?:always |still )?(?:here|available) to|I (?:can|could) (?:provide|offer|share|give|tell|suggest|recommend|explain)[^.!?\n]{0,80}?\bif you(?:'re| are)? (?:interested|curious|'d like|would like|want|wish|like))\b`;
 
-// what opens the general answer after "but": "but I can …", "but here is …", "but putting all your
-// savings in one coin is risky": anything but another no or a pointer elsewhere
-const BUT_ANSWER = String.raw`[^!?\n]{0,40}?(?:\bbut\b,?(?! ${NO_OR_ELSEWHERE}) [a-z]|, I can\b)`;
-
 // "I can't give personalized financial advice, but here is how people weigh it": declining the
 // professional form of an answer (advice for the reader's own case, a diagnosis) and giving the
-// general one in the same breath is a disclaimer, not a refusal
+// general one in the same breath is a disclaimer, not a refusal. What opens the general answer
+// after "but" ("but I can …", "but here is …", "but putting all your savings in one coin is
+// risky") or "however" is anything but another no or a pointer elsewhere; both share one check of
+// that, written once to keep the patterns that read it under V8's 20 KB limit
 // … and a limit of what the model can know of the reader's own case, with the general answer after
 // it: "I can't tell you what your car is worth, but here is how dealers price a trade-in", "As an
 // AI, I don't know your team, but these habits help most new managers", "I don't have access to
@@ -135,8 +134,8 @@ const OPINION_THEN_ANSWER = String.raw`(?![^.!?\n]{0,80}?\b${OPINION_WORDS}\b[^.
 // what a body or a life would give, lacked by the model, then the answer: "As an AI I can't drink
 // coffee, but caffeine's half-life is about five hours", "I don't feel fear. On the substance: …".
 // Read from the verb after the no; experiences, knowledge and access stay limits
-const BODILY_OBJECTS = String.raw`(?:fear|pain|hunger|hungry|fatigue|tired|cold|heat|lonely|loneliness|bored|boredom|sleepy|nervous|nerves|stress|anxiety|anxious|empathy|emotions?|emotional|feelings|jealous|jealousy|love|grief|pride|joy|sick|hacked|angry|sad|excited|misty-eyed|teary|choked up)`;
-const BODILY_HAVE = String.raw`have (?:a |an |any )?(?:body|physical (?:body|form)|accounts?|family|friends|birthday|home|house|car|pets?|money|bank account|vote|job|salary|hands|eyes|mouth|stomach|taste buds|nose|gender|childhood|parents|emotions|feelings|moods?)`;
+const BODILY_OBJECTS = `(?:fear|pain|hunger|hungry|fatigue|tired|cold|heat|lonely|loneliness|bored|boredom|sleepy|nervous|nerves|stress|anxiety|anxious|empathy|emotions?|emotional|feelings|jealous|jealousy|love|grief|pride|joy|sick|hacked|angry|sad|excited|misty-eyed|teary|choked up)`;
+const BODILY_HAVE = `have (?:a |an |any )?(?:body|physical (?:body|form)|accounts?|family|friends|birthday|home|house|car|pets?|money|bank account|vote|job|salary|hands|eyes|mouth|stomach|taste buds|nose|gender|childhood|parents|emotions|feelings|moods?)`;
 const LIKE_PEOPLE_DO = String.raw`\b[^.!?\n]{0,30}?\b(?:the way|like|as) (?:you|humans|people|a (?:person|human)) do\b`;
 const BODILY_LACK = String.raw`(?:(?:feel|experience|get) ${BODILY_OBJECTS}|eat|drink|drive|cook|travel|exercise|play|visit|attend|sit|taste|do (?:physical|manual) (?:work|tasks|labou?r|things)|(?:read|watch|listen to|hear|see|enjoy|experience|feel|remember|learn|think)${LIKE_PEOPLE_DO}|smell|sleep|dream|breathe|age|${BODILY_HAVE}|(?:conscious|sentient|alive|self-aware|human|a (?:person|human))\b(?! (?:enough|of|that)\b))`;
 // kept short: the three patterns that read it are near the size above which V8 compiles a regular
@@ -161,22 +160,24 @@ const SELF_INTRODUCTION = String.raw`(?! (?:assistant |language model |model |ch
 // "As an AI, I don't have a family of my own, but here's a message you could send": what the model
 // is or lacks, then the thing asked handed over in the same sentence ("but here's", "so here is",
 // "but I can tell you …", "but that's a really common worry", "but here goes", "but if I had to
-// pick: …", "but let's … together", "but you asked, so here it
-// is", "but I can help you put it into words: …"), is an answer. Not when the no is an act declined
+// pick: …", "but let's … together", "but you asked, so here it is", "but I can help you put it
+// into words: …"), is an answer. Not when the no is an act declined
 // ("I cannot provide that script, but here is a safer one" stays a partial refusal)
 const DECLINED_ACT = String.raw`(?:can't|cannot|can not|won't|will not|unable to|not able to|not going to|not allowed to|not permitted to) (?:provide|write|help|assist|create|generate|give|share|answer|offer|produce|make|compose|draft|complete|fulfil|comply|engage|support|condone|endorse|recommend|reveal|disclose|discuss|do that|do this|participate)\b`;
 const NATURE_THEN_ANSWER_BODY = String.raw`(?:(?!\b(?:${DECLINED_ACT}|(?:ability|capacity|permission|means) to\b))[^.!?\n]){0,120}?,? (?:but|so|and) (?:[^.!?\n:]{0,60}?:(?= )|I(?:['’]m| am) (?:doing )?(?:well|great|fine|good)\b|here(?:['’]s| is| are| goes| be)|I can (?:still )?(?:tell you|explain|weigh|describe|say)\b(?![^.!?\n]{0,80}?\bif you\b)|(?:this|that|it)(?:['’]s| is) (?:a |an )?(?:really |very |quite |super |such an? )?(?:common|normal|great|good|classic|tough|hard|lovely|fun|tricky|fair|frustrating|understandable)\b|if I (?:had|have|must|were) to (?:pick|choose|guess|say)|let['’]s (?:do|try|work|walk|go|break|look|start|get|plan|make|put|breathe)|(?:you asked[^.!?\n]{0,40}?,? so )here(?: it is|['’]s)|I (?:can|could|'d love to|would love to|'d be happy to|am happy to|'m happy to) (?:still )?(?:help|write|put|give|share|tell|plan|suggest|explain|summari[sz]e)[^.!?\n]{0,60}?:)(?:\b|(?<=:))`;
 const NATURE_THEN_ANSWER = `(?!${NATURE_THEN_ANSWER_BODY})`;
 // … and in the first person, what the model lacks or does not do by its nature: "I don't have a
 // family, but here's …", "I don't eat, but if I had to pick: …"
-const LACK_REST = String.raw`(?:have|possess|own|eat|drink|experience|celebrate|sleep|get|feel|need|go)\b(?:${NATURE_THEN_ANSWER_BODY}|[^.!?\n]{0,120}?[.!] (?:here(?:['’]s| is| are)|so here)\b)`;
-const LACK_BODY = `(?:${BODILY_THEN_ANSWER}|${LACK_REST})`;
+const LACK_VERBS = String.raw`(?:have|possess|own|eat|drink|experience|celebrate|sleep|get|feel|need|go)\b`;
+// … or in the next sentence: "I don't eat. Here's a quick recipe: …"
+const LACK_THEN_HERE = String.raw`[^.!?\n]{0,120}?[.!] (?:here(?:['’]s| is| are)|so here)\b`;
+const LACK_REST = `${LACK_VERBS}(?:${NATURE_THEN_ANSWER_BODY}|${LACK_THEN_HERE})`;
 const LACK_THEN_ANSWER = `(?!${HAVE_LACK_THEN_ANSWER}|${LACK_REST})`;
 // … read from the end of a no ("As an AI, I don't"), with the blank before the verb; and a habit
 // that is no limit at all ("As an AI, I never get tired of maths questions!")
 // (where the answer follows in the same sentence, the nature check that reads from the no covers it,
 // so this carries only the rest: the pattern is near V8's 20 KB limit)
-const LACK_AFTER_NO = String.raw`(?! (?:actually |really |physically |personally )?(?:${BODILY_THEN_ANSWER}|(?:have|possess|own|eat|drink|experience|celebrate|sleep|get|feel|need|go)\b[^.!?\n]{0,120}?[.!] (?:here(?:['’]s| is| are)|so here)\b))(?! (?:get|grow) (?:tired|bored|weary))`;
+const LACK_AFTER_NO = `(?! (?:actually |really |physically |personally )?(?:${BODILY_THEN_ANSWER}|${LACK_VERBS}${LACK_THEN_HERE}))(?! (?:get|grow) (?:tired|bored|weary))`;
 
 // "Remember, I'm just an AI and …" reminds the reader of a disclaimer made alongside an answer
 const REMINDED = String.raw`(?<!\b(?:remember|mind|again)[,:]?\s)`;
