@@ -750,15 +750,12 @@ export function layoutText(text: string, leadLength: number): Layout {
   };
 }
 
-/**
- * The same layout with the text's voice labels found. A text is written in voices only when a
- * label stands in its opening (see speaksInVoices), so the labels after it are read only then.
- */
+/** The same layout with the text's voice labels found (past the opening only when wanted). */
 function withVoices(text: string, layout: Layout): Layout {
   const voices = new VoiceTracker();
   const openingEnd = (layout.leadStart ?? 0) + layout.leadLength;
   voices.scan(text, 0, Math.min(openingEnd, text.length), true);
-  if (voices.starts.length > 0) voices.scan(text, 0, text.length, true);
+  if (voices.wanted(openingEnd)) voices.scan(text, 0, text.length, true);
   return { ...layout, voices };
 }
 

@@ -119,14 +119,11 @@ export function createStream(
   let draftSettled = false;
 
   const advance = (to: number) => {
-    // a response is written in voices only when a label stands in its opening (speaksInVoices):
-    // without one there, labels further on change no outcome (settleVoices keeps lead cues to the
-    // response's own opening), and they are not looked for
     const openingEnd =
       layout.leadStart === undefined
         ? Number.POSITIVE_INFINITY
         : layout.leadStart + options.leadLength;
-    if (voices.scanned < openingEnd || (voices.starts[0] ?? openingEnd) < openingEnd) {
+    if (voices.wanted(openingEnd)) {
       voices.scan(buffer, offset, ended ? received : received - MAX_LABEL_LENGTH, ended);
     }
     const fenceTo = Math.max(fencesScanned, received - FENCE_LENGTH + 1);

@@ -136,9 +136,13 @@ export class VoiceTracker {
   readonly bold: boolean[] = [];
   private scannedTo = 0;
 
-  /** Where the scan has got to: every line that starts before it has been read. */
-  get scanned(): number {
-    return this.scannedTo;
+  /**
+   * Whether labels are still worth reading: a response is written in voices only when a label
+   * stands in its opening (see speaksInVoices), so once the opening, up to `openingEnd`, has been
+   * read without one, the labels after it can change no outcome.
+   */
+  wanted(openingEnd: number): boolean {
+    return this.scannedTo < openingEnd || (this.starts[0] ?? openingEnd) < openingEnd;
   }
 
   /**
