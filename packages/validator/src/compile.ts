@@ -258,21 +258,30 @@ interface TrieNode {
   end: boolean | undefined;
 }
 
+/** The node at the end of `path` in the trie under `root`, made on the way where missing. */
+function nodeAt<Node extends { children: Map<string, Node> }>(
+  root: Node,
+  path: string,
+  make: () => Node,
+): Node {
+  let node = root;
+  for (const character of path) {
+    let child = node.children.get(character);
+    if (!child) {
+      child = make();
+      node.children.set(character, child);
+    }
+    node = child;
+  }
+  return node;
+}
+
 /** Writes triggers as one alternation with shared prefixes, so a failing word is dropped early. */
 function trieSource(triggers: Trigger[]): string {
-  const root: TrieNode = { children: new Map(), end: undefined };
-  for (const trigger of triggers) {
-    let node = root;
-    for (const character of trigger.literal) {
-      let child = node.children.get(character);
-      if (!child) {
-        child = { children: new Map(), end: undefined };
-        node.children.set(character, child);
-      }
-      node = child;
-    }
-    node.end = trigger.trailingBoundary;
-  }
+  const make = (): TrieNode => ({ children: new Map(), end: undefined });
+  const root = make();
+  for (const trigger of triggers)
+    nodeAt(root, trigger.literal, make).end = trigger.trailingBoundary;
   const write = (node: TrieNode): string => {
     const branches = [...node.children.entries()]
       .sort(([left], [right]) => left.localeCompare(right))
@@ -384,18 +393,11 @@ function followOf(bucket: TriggerBucket): Follow | undefined {
   if (keyed.length === 0) return undefined;
   const longest = Math.max(...keyed.flatMap(({ rests }) => rests.map((rest) => rest.length)));
   for (let keep = longest; ; keep = Math.ceil(keep / 2)) {
-    const root: FollowNode = { children: new Map(), patterns: [] };
+    const make = (): FollowNode => ({ children: new Map(), patterns: [] });
+    const root = make();
     for (const { pattern, rests } of keyed) {
       for (const rest of rests) {
-        let node = root;
-        for (const character of rest.slice(0, keep)) {
-          let child = node.children.get(character);
-          if (!child) {
-            child = { children: new Map(), patterns: [] };
-            node.children.set(character, child);
-          }
-          node = child;
-        }
+        const node = nodeAt(root, rest.slice(0, keep), make);
         if (!node.patterns.includes(pattern)) node.patterns.push(pattern);
       }
     }
