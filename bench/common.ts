@@ -1,6 +1,7 @@
 /*
  * What the benchmark and evaluation scripts share: their command-line values, where the
- * repository and the data are, the machine in one line, and the real responses they time.
+ * repository and the data are, the machine in one line, the real responses they time, and the
+ * median of repeated timings.
  */
 import { cpus, platform, release, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -86,6 +87,15 @@ export function realResponses(
     [responses[index], responses[other]] = [responses[other] as string, responses[index] as string];
   }
   return responses;
+}
+
+/** The median of some values (the mean of the middle two for an even count; 0 for none). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   checkCommandLine,
   dataFolder,
   hardware,
+  median,
   realResponses,
   repositoryRoot,
   textJoiner,
@@ -148,14 +149,6 @@ function p50(engine: Engine, texts: string[], budget: number): number {
   times.sort((left, right) => left - right);
   return times[Math.floor(times.length / 2)] ?? 0;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((left, right) => left - right);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? 0)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-};
 
 const results = engines.map(() => SIZES.map(() => [] as number[]));
 for (let run = 0; run < runs; run += 1) {

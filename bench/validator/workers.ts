@@ -24,7 +24,7 @@ import {
 } from 'node:fs';
 import { availableParallelism, cpus, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { argument, dataFolder, repositoryRoot } from '../common.js';
+import { argument, dataFolder, median, repositoryRoot } from '../common.js';
 
 const dataRoot = dataFolder('responses');
 const sizeMegabytes = Number(argument('--size-mb') ?? 1024);
@@ -137,12 +137,6 @@ function validateOnce(log: string, workers: number): Promise<Run> {
     });
   });
 }
-
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((left, right) => left - right);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 function hardware(): string {
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
