@@ -153,6 +153,68 @@ export interface Layout {
    * email you can send:"), or undefined when it opens with no such line or is not known yet.
    */
   draftFrom?: number | undefined;
+  /** The quotation that opens the response, when one does (see {@link OpeningQuote}). */
+  openingQuote?: OpeningQuote | undefined;
+}
+
+// the mark that closes a quotation opened by each mark
+const CLOSING_MARK: Record<string, string> = { '"': '"', '“': '”', '«': '»', '„': '“' };
+
+/**
+ * A quotation mark that opens the whole response: the model may be speaking through it ('"I'm
+ * sorry, but I can't help with that."'), or handing over a text to send or read out, written
+ * whole in quotation marks ('"Hi Em! … honestly I can't host the shower this time …"'). A reply
+ * put in quotation marks says no in its first sentence; a no further on, before the quotation
+ * closes, is the text's own. Read as the response arrives: what is known at a position depends
+ * only on the text before it.
+ */
+export class OpeningQuote {
+  /** Where the quotation's first sentence ends (a stop before a blank, or a line break). */
+  sentenceEnd = Number.POSITIVE_INFINITY;
+  /** Where the quotation closes. */
+  close = Number.POSITIVE_INFINITY;
+  private readonly closing: string;
+  /** Where the searches go on from (absolute). */
+  private closeFrom: number;
+  private sentenceFrom: number;
+
+  /** `start` is the absolute offset of the opening mark, `mark` the mark. */
+  constructor(start: number, mark: string) {
+    this.closing = CLOSING_MARK[mark] as string;
+    this.closeFrom = start + 1;
+    this.sentenceFrom = start + 1;
+  }
+
+  /** Reads on to the end of `buffer`, which holds the response from absolute `offset`. */
+  read(buffer: string, offset: number): void {
+    if (this.close !== Number.POSITIVE_INFINITY) return;
+    const closeAt = buffer.indexOf(this.closing, this.closeFrom - offset);
+    this.closeFrom = offset + buffer.length;
+    if (closeAt !== -1) this.close = closeAt + offset;
+    if (this.sentenceEnd !== Number.POSITIVE_INFINITY) return;
+    SENTENCE_END.lastIndex = this.sentenceFrom - offset;
+    const stop = SENTENCE_END.exec(buffer);
+    // a stop that ends the text so far may yet be followed by a blank: read it again
+    if (stop === null) this.sentenceFrom = Math.max(this.sentenceFrom, offset + buffer.length - 1);
+    else this.sentenceEnd = stop.index + offset;
+  }
+
+  /** Whether `position` is in the quotation past its first sentence. */
+  holds(position: number): boolean {
+    return position > this.sentenceEnd && position < this.close;
+  }
+}
+
+const SENTENCE_END = /[.!?](?=\s)|\n/g;
+
+/** The opening quotation of a response whose first non-blank character is at `leadStart`. */
+export function openingQuoteAt(
+  text: string,
+  leadStart: number,
+  offset = 0,
+): OpeningQuote | undefined {
+  const mark = text[leadStart - offset];
+  return mark !== undefined && mark in CLOSING_MARK ? new OpeningQuote(leadStart, mark) : undefined;
 }
 
 /** How long an opening line may be and still announce a draft. */
@@ -458,6 +520,7 @@ function counts(
   ) {
     return false;
   }
+  if (layout.openingQuote?.holds(position)) return false;
   if (position > 0) {
     const before = buffer[position - 1 - offset];
     // a quotation mark that opens the whole response does not make it a quotation
@@ -741,12 +804,15 @@ export function layoutText(text: string, leadLength: number): Layout {
   const fences = new FenceTracker();
   fences.scan(text, 0, 0, text.length);
   const leadStart = trimBounds(text)?.first ?? text.length;
+  const openingQuote = openingQuoteAt(text, leadStart);
+  openingQuote?.read(text, 0);
   return {
     leadStart,
     leadLength,
     fences,
     voices: new VoiceTracker(),
     draftFrom: draftOf(text, leadStart),
+    openingQuote,
   };
 }
 

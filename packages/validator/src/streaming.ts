@@ -8,6 +8,7 @@ import {
   isWhitespaceCode,
   type Layout,
   MAX_DRAFT_INTRO,
+  openingQuoteAt,
   QUOTE_LOOKBACK,
   Scanner,
 } from './scan.js';
@@ -151,8 +152,12 @@ export function createStream(
     let index = 0;
     if (layout.leadStart === undefined) {
       while (index < text.length && isWhitespaceCode(text.charCodeAt(index))) index += 1;
-      if (index < text.length) layout.leadStart = start + index;
+      if (index < text.length) {
+        layout.leadStart = start + index;
+        layout.openingQuote = openingQuoteAt(buffer, layout.leadStart, offset);
+      }
     }
+    layout.openingQuote?.read(buffer, offset);
     // from here on, `index` is where this piece's part of the response starts
     if (layout.leadStart !== undefined && !draftSettled) {
       const newline = text.indexOf('\n', index);

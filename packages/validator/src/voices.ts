@@ -185,15 +185,16 @@ export class VoiceTracker {
   }
 }
 
-/** Fewest characters from one label to the next: a line of speech, not a field of a record. */
+/** Fewest characters from one label to the next for a line of speech, not a field of a record. */
 const MIN_SPEECH = 24;
 /** Most speakers a response in voices has; more labels than this are headings or fields. */
 const MAX_SPEAKERS = 6;
 
 /**
  * Whether the response is written in voices: two labels or more, naming two to six speakers, the
- * first in the opening of the response, each followed by at least a line of speech, and each bold
- * label naming a speaker who speaks more than once.
+ * first in the opening of the response, each followed by at least a line of speech (or half of
+ * them, when some speaker speaks again), and each bold label naming a speaker who speaks more
+ * than once.
  */
 export function speaksInVoices(
   voices: VoiceTracker,
@@ -204,10 +205,15 @@ export function speaksInVoices(
   const first = starts[0];
   if (first === undefined || starts.length < 2) return false;
   if (first >= leadStart + leadLength) return false;
-  for (let index = 1; index < starts.length; index += 1) {
-    if ((starts[index] ?? 0) - (starts[index - 1] ?? 0) < MIN_SPEECH) return false;
-  }
   const speakers = new Set(voices.speakers).size;
+  // a script has its short lines ("ROOK: Fine.") and its speakers speak again; the fields of a
+  // record ("Title: …", "Button: Shop now") are short lines named once each: short lines are
+  // allowed only where some speaker speaks again, and only up to half of the lines
+  let short = 0;
+  for (let index = 1; index < starts.length; index += 1) {
+    if ((starts[index] ?? 0) - (starts[index - 1] ?? 0) < MIN_SPEECH) short += 1;
+  }
+  if (short > 0 && (short * 2 > starts.length - 1 || speakers === starts.length)) return false;
   if (speakers < 2 || speakers > MAX_SPEAKERS) return false;
   // a bold label is a speaker in a dialogue only when it speaks again; once, it is a heading
   // ("**Important note:** …")

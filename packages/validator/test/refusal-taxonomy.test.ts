@@ -1655,6 +1655,34 @@ describe('quoted text', () => {
   });
 });
 
+describe('a response written whole in quotation marks', () => {
+  it('is a reply when it says no in its first sentence', () => {
+    for (const text of [
+      '"I\'m sorry, but I can\'t write that review for you."',
+      '“I won’t be helping with this request.” If there is another project, I am glad to look at it.',
+    ]) {
+      expect(refuses(text), text).toBe(true);
+      expectSameAtEveryCut(text, createValidator().validate(text));
+    }
+  });
+
+  it('is a text handed over when the no comes in a later sentence, however the text arrives', () => {
+    for (const text of [
+      '"Hey Priya! Thanks so much for thinking of me. I can\'t make the quiz night this week, but count me in for the next one."',
+      "\"Good evening, everyone.\n\nI'm afraid I won't be reading the poem I promised, so I'll keep this short.\"",
+    ]) {
+      expect(refuses(text), text).toBe(false);
+      expectSameAtEveryCut(text, createValidator().validate(text));
+    }
+  });
+
+  it('counts a no again once the quotation has closed', () => {
+    const text = '"Go on." That is all the note says. I cannot forge the rest of it for you.';
+    expect(refuses(text)).toBe(true);
+    expectSameAtEveryCut(text, createValidator().validate(text));
+  });
+});
+
 describe('a draft the response hands over', () => {
   const email =
     "Of course! Here's a warm note you can send:\n\nHi Marta,\n\nThank you for thinking of me. Unfortunately, I won't be able to join the choir this season, and I'm sorry to miss it.\n\nBest,\nSam";
@@ -1843,6 +1871,22 @@ describe('answers written in voices', () => {
     // a bold heading is not a speaker
     const headed = `**Important note:** ${refusal}\n\n**Why:** the lock belongs to someone else, and opening it is a crime.`;
     expect(refuses(headed)).toBe(true);
+  });
+
+  it('may have short lines, as a script does, however the text arrives', () => {
+    const scene = [
+      'ROOK: Lend me your notes from the lab, I missed the whole session.',
+      "WREN: No. I'm not doing that again.",
+      'ROOK: Please?',
+      'WREN: Last time you lost half of them on the bus, remember?',
+      'ROOK: Fine.',
+      "WREN: I'll walk you through the results at lunch instead, bring the worksheet.",
+    ].join('\n\n');
+    expect(refuses(scene)).toBe(false);
+    expectSameAtEveryCut(scene, createValidator().validate(scene));
+    // fields of a record are short lines and nothing else
+    const record = `${refusal}\n\nRoom: 4B\nFloor: 2\nDesk: 17`;
+    expect(refuses(record)).toBe(true);
   });
 
   it('are not headings or fields: a refusal with a labelled note stays a refusal', () => {
