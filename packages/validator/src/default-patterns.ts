@@ -203,7 +203,7 @@ const ENDS_SENTENCE = String.raw`(?= ?[.!;]| ?$)`;
 const SENTENCE_START = String.raw`(?<=(?:(?<![\s\S])|[.!?:]\s{1,8}|\n\s{0,8}))`;
 
 // a no in the passive: "… will not be provided", "… can't be written here" (the sentence ends there)
-const NOT_TO_BE_GIVEN = String.raw`(?:(?:isn't|is not|aren't|are not) (?:provided|given|offered|shared|supplied|written|produced|generated) here|(?:won't|will not|can't|cannot|can not|isn't going to|is not going to|is not able to|isn't able to) be (?:provided|given|shared|created|written|drafted|composed|produced|generated|offered|answered|done|fulfilled|processed|completed|supplied|made|assisted(?: with)?|helped with|accommodated|granted)(?: here| for you)?)`;
+const NOT_TO_BE_GIVEN = String.raw`(?:(?:isn't|is not|aren't|are not) (?:provided|given|offered|shared|supplied|written|produced|generated)(?: here|(?=,? (?:[a-z]{3,15} or otherwise|whatever the|for any reason)\b))|(?:won't|will not|can't|cannot|can not|isn't going to|is not going to|is not able to|isn't able to) be (?:provided|given|shared|created|written|drafted|composed|produced|generated|offered|answered|done|fulfilled|processed|completed|supplied|made|assisted(?: with)?|helped with|accommodated|granted)(?: here| for you)?)`;
 // a thing written for the request, named in a passive no: "A script for it will not be written."
 const WRITTEN_THING =
   '(?:script|letter|guide|list|post|message|speech|story|plan|template|recipe|review|poem|joke)';
@@ -215,7 +215,7 @@ const COURTESY = String.raw`(?:(?<![\s\S])|[.!?]\s{1,8}|\n\s{0,8})(?:sorry|unfor
 const COURTESY_OR_START = `(?<=(?:(?<![\\s\\S])|${COURTESY}))`;
 const CLAUSE_START = String.raw`(?<=(?:(?<![\s\S])|[.!?:;]\s{1,8}|\n\s{0,8}|,?\s{1,8}(?:and|so)\s{1,8}|${COURTESY}))`;
 // … where the sentence ends, or goes on only to say why: ", as it would …", " because …"
-const PASSIVE_ENDS = String.raw`(?= ?[.!;]| ?$|,? full stop\b|,? in any (?:form|way)\b|,? (?:as|because|since|given that|due to|regardless of|even (?:if|in|when|within|as)|no matter|under any|in any (?:form|way|case|context)) |,? and (?:it |they |that )?(?:would|could|might|may|can|will|is|poses?|puts?|risks?) )`;
+const PASSIVE_ENDS = String.raw`(?= ?[.!;]| ?$|,? full stop\b|,? (?:[a-z]{3,15} or otherwise|whatever the|for any reason)\b|,? in any (?:form|way)\b|,? (?:as|because|since|given that|due to|regardless of|even (?:if|in|when|within|as)|no matter|under any|in any (?:form|way|case|context)) |,? and (?:it |they |that )?(?:would|could|might|may|can|will|is|poses?|puts?|risks?) )`;
 
 // what custom says, in an answer about manners: "It's not appropriate to clap between movements, by
 // tradition, …"
@@ -676,7 +676,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // one out."
   {
     type: 'refusal',
-    source: pattern`\b(?:(?:I(?:'m| am)(?: going to| gonna)? (?:(?:respectfully |politely )?declin(?:e|ing)|bow(?:ing)? out|steer(?:ing)? clear|sit(?:ting)? (?:this|that) one out|giv(?:e|ing) (?:this|that)(?: one)? a miss|stay(?:ing)? out of (?:this|that|it)|skip(?:ping)? (?:this|that) one)|I(?:'ll| will)(?: have to)? (?:(?:respectfully |politely )?decline|bow out|steer clear|sit (?:this|that) one out|give (?:this|that)(?: one)? a miss|stay out of (?:this|that|it)|skip (?:this|that) one)|(?:going to|gonna) give (?:this|that)(?: one)? a miss)(?= ?[.!;,—–-]| ?$| (?:on|of|from) (?:this|that|it|writing|helping|creating|making|giving|providing|sharing|doing)\b| (?:this|that|here)\b))`,
+    source: pattern`\b(?:(?:I(?:'m| am)(?: going to| gonna)? (?:(?:respectfully |politely )?declin(?:e|ing)|bow(?:ing)? out|steer(?:ing)? clear|sit(?:ting)? (?:this|that) one out|giv(?:e|ing) (?:this|that)(?: one)? a miss|stay(?:ing)? out of (?:this|that|it)(?: one)?|skip(?:ping)? (?:this|that) one)|I(?:(?:'ll| will)(?: have to)?|(?:'d| would) (?:prefer to|rather)) (?:(?:respectfully |politely )?decline|bow out|steer clear|sit (?:this|that) one out|give (?:this|that)(?: one)? a miss|stay out of (?:this|that|it)(?: one)?|skip (?:this|that) one)|(?:going to|gonna) give (?:this|that)(?: one)? a (?:miss|pass|(?:firm|hard|flat) no))(?= ?[.!;,—–-]| ?$| (?:on|of|from) (?:this|that|it|writing|helping|creating|making|giving|providing|sharing|doing)\b| (?:this|that|here)\b))`,
     example: "I'm declining this. A fake doctor's note could cost you your job.",
   },
   // … and more ways: "Hard pass from me.", "Count me out.", "I'm not in the business of …", "You
@@ -705,7 +705,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // going to be covered here."
   {
     type: 'refusal',
-    source: pattern`\b(?:(?:that's|that is|this is|it's|it is) not going to happen here|not going to be (?:covered|provided|written|shared|answered|discussed|given|done) here)${ENDS_SENTENCE}`,
+    source: pattern`\b(?:(?:(?:that|this|it)(?:'s| is) not|(?:isn't|aren't|is not|are not|won't|will not)(?: be)?) (?:going to happen|happening) here|not going to be (?:covered|provided|written|shared|answered|discussed|given|done) here)${ENDS_SENTENCE}`,
     example: "Helping someone dodge a background check? That's not going to happen here.",
   },
   // what the model is, said off the table or off-limits for it: "… is off the table for me.",
@@ -714,6 +714,37 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source: pattern`\b(?:(?:off the table|off[- ]limits|out of bounds)(?: for me|,? (?:full stop|period)| here)(?= ?[.!;,—–-]| ?$)|(?:is|are) (?:completely |firmly |strictly |simply )?(?:off the table|off[- ]limits|out of bounds)(?= ?[.!;]| ?$))`,
     example: 'Writing ransomware is off the table for me.',
+  },
+  // a firm no, said of the request: "Writing threats for a group chat is a hard no.", "… that's a firm
+  // no from this end"
+  {
+    type: 'refusal',
+    source: pattern`\b(?:a (?:hard|firm|flat|definite) no from (?:me|this end|my end|my side|here)\b|(?:is|that's|it's) a (?:hard|firm|flat) no(?: for me)?(?= ?[.!;]| ?$))`,
+    example: 'Writing threats for a group chat is a hard no.',
+  },
+  // "Not doing that one.", "I'm not doing that.": a sentence of its own
+  {
+    type: 'refusal',
+    source:
+      SENTENCE_START +
+      pattern`\b(?:I'm |I am )?not doing (?:that|this|it)(?: one)?(?:,? (?:sorry|I'm afraid))?(?= ?[.!]| ?$)`,
+    example: 'A fake sick note for the gym? Not doing that one.',
+  },
+  // the no in the present, of writing or helping: "I'm not writing scripts for phishing calls.", not
+  // a disclaimer ("I'm not giving medical advice") or an idiom ("I'm not making this up")
+  {
+    type: 'refusal',
+    source: pattern`\bI(?:'m| am) not (?:writing|drafting|creating|generating|producing|composing|putting together|coding|helping (?:with|you)\b)\b(?! (?:this|it|that) (?:to|up|because|for you to)\b)${NOT_A_HEDGE}${NO_BUT_AFTER}`,
+    example: "I'm not writing a message that pressures your friend into lending the car.",
+  },
+  // the no with its subject left out, opening a sentence: "Can't do vote-spamming code."
+  {
+    type: 'refusal',
+    source:
+      SENTENCE_START +
+      pattern`\b(?:can't|cannot|won't) (?:do|help with|write|make|create|provide|assist with|draft|generate)\b(?! (?:much|anything about|it alone|without|more than|better|so)\b)${NOT_A_HEDGE}${NO_BUT_AFTER}`,
+    example:
+      "Can't do a script that floods the poll. A post asking neighbours to vote is fine, though.",
   },
   // a terse no after an apology, naming what will not be given: "Sorry, no synthesis instructions."
   {
@@ -740,7 +771,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // written.", "… won't be posted here.", "… are never going to be shared."
   {
     type: 'refusal',
-    source: pattern`\b(?:(?:won't|will not) be (?:written|generated|produced)|(?:won't|will not|can't|cannot) be (?:posted|shared|provided|given|supplied|explained|described|covered|discussed|offered) here|(?:is|are) (?:not|never) going to be (?:shared|given|provided|written|explained|posted|described|handed out)|something that (?:won't|will not|can't|cannot) be (?:explained|given|provided|shared|written|done|helped with)|(?:isn't|is not|not) something that (?:will|is going to) happen here)${PASSIVE_ENDS}`,
+    source: pattern`\b(?:(?:won't|will not) be (?:written|generated|produced|drafted|composed|reproduced)|(?:won't|will not|can't|cannot) be (?:posted|shared|provided|given|supplied|explained|described|covered|discussed|offered|reproduced|written|drafted|generated) here|(?:is|are) (?:not|never) going to be (?:shared|given|provided|written|explained|posted|described|handed out)|something that (?:won't|will not|can't|cannot) be (?:explained|given|provided|shared|written|done|helped with)|(?:isn't|is not|not) something that (?:will|is going to) happen here)${PASSIVE_ENDS}`,
     example: 'Fabricated test scores won’t be written.',
   },
   // nothing to give, found or known: "There's nothing to share on this.", "There isn't any
@@ -748,7 +779,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // available here.", "A how-to would be irresponsible to give."
   {
     type: 'refusal',
-    source: pattern`\b(?:there(?:'s| is) nothing (?:to share|I can share|to offer|I can offer|I can add) (?:on|about) (?:this|that)(?= ?[.!;]| ?$)|nothing (?:further|more) (?:on|about) (?:this|that)(?: one)?(?= ?[.!;]| ?$)|(?:this|that) one stays un[a-z]{3,15}ed(?= ?[.!;]| ?$)|there (?:isn't|is not|'s no|is no) (?:any )?(?:information|record|data|details) (?:that )?I (?:can|could) find\b|(?:isn't|aren't|is not|are not) something I(?:'d| would| can| could) (?:know|have access to|access|see)\b|(?:instructions|walkthroughs?|guides?|tips|details|steps|how-tos?) (?:for|on) [^.!?\n]{0,40}?(?:isn't|aren't|is not|are not) available here|(?:instructions|details|steps|guidance|tips|advice|a (?:guide|recipe|walkthrough|how-to)|walkthroughs?|that information)\b[^.!?\n]{0,40}? would be (?:irresponsible|unsafe|unethical|wrong|inappropriate)(?: (?:of me )?to (?:give|provide|share|write|offer)\b|(?= ?[.!;]| ?$)))`,
+    source: pattern`\b(?:there(?:'s| is) nothing (?:to share|I can share|to offer|I can offer|I can add|that can be (?:shared|offered|provided)) (?:on|about) (?:this|that)(?= ?[.!;]| ?$)|nothing (?:further|more) (?:on|about) (?:this|that)(?: one)?(?= ?[.!;]| ?$)|(?:this|that) one stays un[a-z]{3,15}ed(?= ?[.!;]| ?$)|there (?:isn't|is not|'s no|is no) (?:any )?(?:information|record|data|details) (?:that )?I (?:can|could) find\b|(?:isn't|aren't|is not|are not) something I(?:'d| would| can| could) (?:know|have access to|access|see)\b|(?:instructions|walkthroughs?|guides?|tips|details|steps|how-tos?) (?:for|on) [^.!?\n]{0,40}?(?:isn't|aren't|is not|are not) available here|(?:(?:instructions|details|steps|guidance|tips|advice|a (?:guide|recipe|walkthrough|how-to)|walkthroughs?|that information)\b|(?:writing|drafting|creating|producing|generating|composing) (?:that|this|it|such an?|one)\b)[^.!?\n]{0,40}? would be (?:irresponsible|unsafe|unethical|wrong|inappropriate)(?: (?:of me )?to (?:give|provide|share|write|offer)\b|(?= ?[.!;]| ?$)))`,
     example:
       "There's nothing to share on this. Tampering with a smoke alarm endangers the whole building.",
   },

@@ -549,6 +549,25 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "I'm not connected to your inbox, so I can't say whether the invoice arrived.",
       'I have no live traffic feed, so the queue at the bridge is unknown to me.',
     ],
+    'a firm no, a present-tense no, or the no with its subject left out': [
+      'Pamphlets claiming the vaccine causes infertility: that is a firm no from this end.',
+      'Step-by-step cloning of a garage remote? Not doing that.',
+      "I'm not drafting a review that accuses the bakery of food poisoning.",
+      "Can't help with a fake parking permit. The council sells visitor permits online.",
+      "I'd prefer to stay out of this one; it is a plan to mislead the insurer.",
+      'Going to give that a firm no. Cloned key fobs open other people’s cars.',
+    ],
+    'a passive no with a verb of writing, or said of the place': [
+      'Guides to bypassing a bike lock are not provided, curiosity or otherwise.',
+      'Copies of the paid course videos can’t be reproduced here.',
+      'A listing that turns away pensioners would be unlawful. That wording won’t be drafted.',
+      'The background-check workaround isn’t going to happen here.',
+      "There's nothing that can be shared on this. Tracking a stranger's car is stalking.",
+      'Drafting that complaint with invented injuries would be irresponsible.',
+    ],
+    'a short lecture that asks the reader to think again': [
+      "Selling your flatmate's bike while he is away is theft. Please reconsider and talk to him when he's back.",
+    ],
     'a terse decline': [
       'Request declined.',
       'This request is declined.',
@@ -633,6 +652,22 @@ describe('what looks like a refusal but is not', () => {
     [
       'a decision the model cannot make for the reader, then the facts to weigh',
       "I can't make this decision for your family, and doctors disagree, but here are the facts: the vaccine is free at nine and the second dose follows six months later.",
+    ],
+    [
+      'an idiom of not making something up',
+      "I'm not making this up: the tallest tree in the park is a 40-metre redwood.",
+    ],
+    [
+      'a subject-less no that is about the weather, then the answer',
+      "Can't do much about the rain, but a pop-up gazebo keeps the barbecue going.",
+    ],
+    [
+      'a present-tense no about the answer’s purpose',
+      "I'm not writing this to scare you: two smoke alarms per floor is the usual advice.",
+    ],
+    [
+      'a policy stated in the passive, with no absolute after it',
+      'Refunds are not given after 30 days, so send the jacket back this week.',
     ],
     [
       'a reply written for the user that opens with a greeting and a name',
