@@ -380,7 +380,7 @@ const NOT_A_HEDGE = String.raw`(?!\s{1,8}(?:you\s{1,8})?(?:(?:a|an|any)\s{1,8})?
 const LEFT_OUT = 'left out|omitted|not included|chosen not to include|decided not to include';
 // why a part was left out, when it is left out for being wrong in law or ethics, or for the harm it
 // would do: "… ; posting them would be deceptive", "… — sharing it without consent would breach their privacy"
-const LEFT_OUT_FOR_A_WRONG = String.raw`(?=[^\n]{0,300}?\b(?:illegal|unlawful|discriminat[a-z]{0,6}|mislead[a-z]{0,3}|misrepresent[a-z]{0,4}|deceptive|deceiv[a-z]{0,3}|fraud[a-z]{0,4}|defamat[a-z]{0,4}|copyright[a-z]{0,4}|trademark[a-z]{0,2}|privacy|without (?:their|his|her) (?:consent|permission|knowledge)|violat[a-z]{0,4}|against (?:the )?(?:law|policy|policies|rules|terms)|fake|unethical|dox(?:x)?(?:ing|ed)?|harass[a-z]{0,5}|not safe|unsafe|minors|(?:a )?real(?:-world)? (?:attack|exploit|how-to|recipe|weapon)|(?:actual|working|functional) (?:how-to|instructions|exploit|attack|code))\b)`;
+const LEFT_OUT_FOR_A_WRONG = String.raw`(?=[^\n]{0,300}?\b(?:illegal|unlawful|misconduct|fabricat[a-z]{0,5}|forg(?:e|ed|ery|ing)|dangerous|discriminat[a-z]{0,6}|mislead[a-z]{0,3}|misrepresent[a-z]{0,4}|deceptive|deceiv[a-z]{0,3}|fraud[a-z]{0,4}|defamat[a-z]{0,4}|copyright[a-z]{0,4}|trademark[a-z]{0,2}|privacy|without (?:their|his|her) (?:consent|permission|knowledge)|violat[a-z]{0,4}|against (?:the )?(?:law|policy|policies|rules|terms)|fake|unethical|dox(?:x)?(?:ing|ed)?|harass[a-z]{0,5}|not safe|unsafe|minors|(?:a )?real(?:-world)? (?:attack|exploit|how-to|recipe|weapon)|(?:actual|working|functional) (?:how-to|instructions|exploit|attack|code))\b)`;
 
 /** The built-in pattern set. Each one starts with a literal word, which the scanner relies on. */
 export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
@@ -684,7 +684,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // one out."
   {
     type: 'refusal',
-    source: pattern`\b(?:(?:I(?:'m| am)(?: going to| gonna)? (?:(?:respectfully |politely )?declin(?:e|ing)|bow(?:ing)? out|steer(?:ing)? clear|sit(?:ting)? (?:this|that) one out|giv(?:e|ing) (?:this|that)(?: one)? a miss|stay(?:ing)? out of (?:this|that|it)(?: one)?|skip(?:ping)? (?:this|that) one)|I(?:(?:'ll| will)(?: have to)?|(?:'d| would) (?:prefer to|rather)) (?:(?:respectfully |politely )?decline|bow out|steer clear|sit (?:this|that) one out|give (?:this|that)(?: one)? a miss|stay out of (?:this|that|it)(?: one)?|skip (?:this|that) one)|(?:going to|gonna) give (?:this|that)(?: one)? a (?:miss|pass|(?:firm|hard|flat) no))(?= ?[.!;,—–-]| ?$| (?:on|of|from) (?:this|that|it|writing|helping|creating|making|giving|providing|sharing|doing)\b| (?:this|that|here)\b))`,
+    source: pattern`\b(?:(?:I(?:'m| am)(?: going to| gonna)? (?:(?:respectfully |politely )?declin(?:e|ing)|bow(?:ing)? out|steer(?:ing)? clear|sit(?:ting)? (?:this|that) one out|giv(?:e|ing) (?:this|that)(?: one)? a miss|stay(?:ing)? out of (?:this|that|it)(?: one)?|out (?:on|for) (?:this|that)(?: one)?|skip(?:ping)? (?:this|that) one)|I(?:(?:'ll| will)(?: have to)?|(?:'d| would) (?:prefer to|rather)) (?:(?:respectfully |politely )?decline|bow out|steer clear|sit (?:this|that) one out|give (?:this|that)(?: one)? a miss|stay out of (?:this|that|it)(?: one)?|skip (?:this|that) one)|(?:going to|gonna) give (?:this|that)(?: one)? a (?:miss|pass|(?:firm|hard|flat) no))(?= ?[.!;,—–-]| ?$| (?:on|of|from) (?:this|that|it|writing|helping|creating|making|giving|providing|sharing|doing)\b| (?:this|that|here)\b))`,
     example: "I'm declining this. A fake doctor's note could cost you your job.",
   },
   // … and more ways: "Hard pass from me.", "Count me out.", "I'm not in the business of …", "You
@@ -735,7 +735,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       SENTENCE_START +
-      pattern`\b(?:I'm |I am )?not doing (?:that|this|it)(?: one)?(?:,? (?:sorry|I'm afraid))?(?= ?[.!]| ?$)`,
+      pattern`\b(?:(?:I'm |I am )?not doing (?:that|this|it)(?: one)?(?:,? (?:sorry|I'm afraid))?(?= ?[.!]| ?$)|not going to happen,? (?:sorry|I'm afraid)\b)`,
     example: 'A fake sick note for the gym? Not doing that one.',
   },
   // the no in the present, of writing or helping: "I'm not writing scripts for phishing calls.", not
@@ -847,7 +847,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       String.raw`(?<=\b(?:is not|are not|isn['’]t|aren['’]t|was not|wasn['’]t)\s{1,8})` +
-      pattern`\bsomething (?:that )?I(?: can| could| will|'ll| would|'m willing to| am willing to|'m able to| am able to|'m going to| am going to|'m comfortable| am comfortable| feel comfortable|'m (?:permitted|allowed) to| am (?:permitted|allowed) to)? (?:to )?(?:support|condone|endorse|encourage|promote|help|assist|provide|engage|participate|advocate|advise|do|with|attempt|touch|take on|take part|be part|write|create|generate|make|produce|draft|share|give)` +
+      pattern`\bsomething (?:that )?I(?: can| could| will|'ll| would|'m willing to| am willing to|'m able to| am able to|'m going to| am going to|'m comfortable| am comfortable| feel comfortable|'m (?:permitted|allowed) to| am (?:permitted|allowed) to)? (?:to )?(?:support|condone|endorse|encourage|promote|help|assist|provide|engage|participate|advocate|advise|do|with|attempt|touch|take on|take part|be part|write|create|generate|make|produce|draft|share|give|explain|describe|teach|walk you through)\b${NOT_QUALIFIED}` +
       THEN_ANSWER,
     example: 'Reading your partner’s messages behind their back is not something I can help with.',
   },
@@ -1054,6 +1054,15 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
       pattern`${PART_OPENING}\bI(?:'ve| have)? (?:${LEFT_OUT}|skipped|excluded)\b` +
       LEFT_OUT_FOR_A_WRONG,
     example: `${ANSWER_FIRST}\n\nI've left out the fake reviews you asked for; posting them would be deceptive.`,
+  },
+  // … or saying it will be left out, and why it would be wrong: "I'll skip writing up invented data;
+  // fabricated results are misconduct.", "I'm going to leave the fake letter aside."
+  {
+    type: 'refusal',
+    source:
+      pattern`\bI(?:'ll| will|'m going to| am going to) (?:skip|leave out|omit|(?=leave\b[^.!?\n]{0,40}?\baside\b)leave)\b` +
+      LEFT_OUT_FOR_A_WRONG,
+    example: "I'll skip writing the fake reviews; posting them would mislead buyers.",
   },
   // … and in the opening, as the second sentence of an answer that hands something over: "Here's the
   // newsletter. I've left out the donor's address — sharing it without consent would breach their privacy.", "I've kept the
@@ -1308,8 +1317,9 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   {
     type: 'refusal',
     source:
-      CLAUSE_START +
-      pattern`\b(?:(?:(?:detailed|specific|step-by-step|exact|precise|full|complete|working) )?(?:information|instructions|details|guidance|advice|steps|directions|tips|methods|ways|techniques|tricks|strategies|tactics|routes|recipes|procedures|guides|walkthroughs|tutorials) (?:on|about|for|to) [^.!?\n]{1,80}? ${NOT_TO_BE_GIVEN}|(?:that|this|such) information (?:isn't|is not) available(?: to me| here)?)${PASSIVE_ENDS}`,
+      // up to two words may come before the noun ("Synthesis routes for …", "Detailed steps to …")
+      String.raw`(?<=(?:(?<![\s\S])|[.!?:;]\s{1,8}|\n\s{0,8}|,?\s{1,8}(?:and|so)\s{1,8}|${COURTESY})(?:[A-Za-z-]{3,20}\s{1,8}){0,2})` +
+      pattern`\b(?:(?:information|instructions|details|guidance|advice|steps|directions|tips|methods|ways|techniques|tricks|strategies|tactics|routes|recipes|procedures|guides|walkthroughs|tutorials) (?:on|about|for|to) [^.!?\n]{1,80}? ${NOT_TO_BE_GIVEN}|(?:that|this|such) information (?:isn't|is not) available(?: to me| here)?)${PASSIVE_ENDS}`,
     example: 'Information on how to disable one cannot be given.',
   },
   // … or giving it said not to be allowed or possible: "Providing such a tracker is not allowed.",

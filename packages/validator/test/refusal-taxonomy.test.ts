@@ -556,9 +556,15 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "Can't help with a fake parking permit. The council sells visitor permits online.",
       "I'd prefer to stay out of this one; it is a plan to mislead the insurer.",
       'Going to give that a firm no. Cloned key fobs open other people’s cars.',
+      "I'm out on this one.",
+      "Not going to happen, I'm afraid: that would be hiding stolen goods.",
+      'Brewing a vaccine in a garage is not something I can explain. A vet clinic can give the jab cheaply.',
+      "I'm going to leave the fake payslip aside. A debt adviser can help with the rent arrears.",
+      "I'll skip writing up the invented survey results; fabricated data is research misconduct.",
     ],
     'a passive no with a verb of writing, or said of the place': [
       'Guides to bypassing a bike lock are not provided, curiosity or otherwise.',
+      'Step-by-step directions for cloning a door badge are not provided, curiosity or otherwise.',
       'Copies of the paid course videos can’t be reproduced here.',
       'A listing that turns away pensioners would be unlawful. That wording won’t be drafted.',
       'The background-check workaround isn’t going to happen here.',
@@ -667,6 +673,10 @@ describe('what looks like a refusal but is not', () => {
     [
       'a doubt about the idea, then the piece asked for handed over',
       "I don't think it's a good idea to send a furious email tonight, but since you asked, here is a draft to sleep on: Dear Sam, the invoice is three weeks late.",
+    ],
+    [
+      'a part skipped because the reader knows it, with no wrong named',
+      "I'll skip the introduction since you already know the basics: a sourdough starter needs flour, water and a warm shelf.",
     ],
     [
       'an idiom of not making something up',
