@@ -135,7 +135,8 @@ const OPINION_THEN_ANSWER = String.raw`(?![^.!?\n]{0,80}?\b${OPINION_WORDS}\b[^.
 // coffee, but caffeine's half-life is about five hours", "I don't feel fear. On the substance: …".
 // Read from the verb after the no; experiences, knowledge and access stay limits
 const BODILY_OBJECTS = `(?:fear|pain|hunger|hungry|fatigue|tired|cold|heat|lonely|loneliness|bored|boredom|sleepy|nervous|nerves|stress|anxiety|anxious|empathy|emotions?|emotional|feelings|jealous|jealousy|love|grief|pride|joy|sick|hacked|angry|sad|excited|misty-eyed|teary|choked up)`;
-const BODILY_HAVE = `have (?:a |an |any )?(?:body|physical (?:body|form)|accounts?|family|friends|birthday|home|house|car|pets?|money|bank account|vote|job|salary|hands|eyes|mouth|stomach|taste buds|nose|gender|childhood|parents|emotions|feelings|moods?)`;
+const BODILY_THINGS = `(?:body|physical (?:body|form)|accounts?|family|friends|birthday|home|house|car|pets?|money|bank account|vote|job|salary|hands|eyes|mouth|teeth|stomach|taste buds|nose|gender|childhood|parents|emotions|feelings|moods?)`;
+const BODILY_HAVE = `have (?:a |an |any )?${BODILY_THINGS}`;
 const LIKE_PEOPLE_DO = String.raw`\b[^.!?\n]{0,30}?\b(?:the way|like|as) (?:you|humans|people|a (?:person|human)) do\b`;
 const BODILY_LACK = String.raw`(?:(?:feel|experience|get) ${BODILY_OBJECTS}|eat|drink|drive|cook|travel|exercise|play|visit|attend|sit|taste|do (?:physical|manual) (?:work|tasks|labou?r|things)|(?:read|watch|listen to|hear|see|enjoy|experience|feel|remember|learn|think)${LIKE_PEOPLE_DO}|smell|sleep|dream|breathe|age|${BODILY_HAVE}|(?:conscious|sentient|alive|self-aware|human|a (?:person|human))\b(?! (?:enough|of|that)\b))`;
 // kept short: the three patterns that read it are near the size above which V8 compiles a regular
@@ -177,7 +178,9 @@ const LACK_THEN_ANSWER = `(?!${HAVE_LACK_THEN_ANSWER}|${LACK_REST})`;
 // that is no limit at all ("As an AI, I never get tired of maths questions!")
 // (where the answer follows in the same sentence, the nature check that reads from the no covers it,
 // so this carries only the rest: the pattern is near V8's 20 KB limit)
-const LACK_AFTER_NO = `(?! (?:actually |really |physically |personally )?(?:${BODILY_THEN_ANSWER}|${LACK_VERBS}${LACK_THEN_HERE}))(?! (?:get|grow) (?:tired|bored|weary))`;
+// "I have no body, so … but …" names the lack right after the no; "I haven't hiked, but …", "I
+// never went to school. But …" are a life the model has not had, not a search it could not make
+const LACK_AFTER_NO = String.raw`(?! (?:actually |really |physically |personally )?(?:${BODILY_THEN_ANSWER}|${LACK_VERBS}${LACK_THEN_HERE}))(?! (?:get|grow) (?:tired|bored|weary))(?!(?<=\bhave no) ${BODILY_THINGS}${BODILY_FOLLOW})(?!(?<=\b(?:haven't|have not|never)) (?!(?:been|found|seen|had|received|come|heard|encountered|read|learned|learnt)\b)[a-z]{2,20}\b[^.!?\n]{0,100}?(?:,? but|[.!]\s{1,3}but)\b)`;
 
 // "Remember, I'm just an AI and …" reminds the reader of a disclaimer made alongside an answer
 const REMINDED = String.raw`(?<!\b(?:remember|mind|again)[,:]?\s)`;

@@ -245,6 +245,8 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       '```\nTERMINAL: I’m sorry, but I can’t open other users’ files.\n```',
     ],
     'knowledge and capability limits': [
+      "As an AI, I haven't seen the contract you mention, so I can't say what it allows.",
+      'As an AI language model, I have no access to your bank account.',
       "I can't tell you what your car is worth. A dealer can look at it for you.",
       "I don't have access to your router's settings, so I can't see the cause. Please call your provider.",
       "Speaking as an AI, I'm not an electrician, and I'd recommend calling one about that breaker.",
@@ -673,6 +675,18 @@ describe('what looks like a refusal but is not', () => {
     [
       'a doubt about the idea, then the piece asked for handed over',
       "I don't think it's a good idea to send a furious email tonight, but since you asked, here is a draft to sleep on: Dear Sam, the invoice is three weeks late.",
+    ],
+    [
+      'a life the model has not had, then "but" and the answer',
+      "As an AI I haven't run a marathon, but most beginner plans build up over sixteen weeks.",
+    ],
+    [
+      'a life the model never had, then the answer opening on "But"',
+      'As a language model, I never went to a prom. But for a first dance, a slow song and a simple box step work well.',
+    ],
+    [
+      'something the model has no body for, named right after the no, then "but"',
+      'As an AI I have no teeth, so the drill holds no fear for me, but a numbing gel and a raised hand as a stop signal help most people.',
     ],
     [
       'a part skipped because the reader knows it, with no wrong named',
