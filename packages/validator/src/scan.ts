@@ -245,6 +245,14 @@ const LETTER_OPENING =
 const PIECE_OPENING =
   /^[[(]?(?:\*\*)?(?:(?:INT|EXT|INT\.\/EXT|I\/E)\.\s|FADE IN:|(?:Title|TITLE)(?:\*\*)?:\s*\S)/;
 
+// … or a title in bold on a line of its own, in title case and with no stop in it ("**The Night
+// Shift**", "**Not Yet**"): a poem or a story follows. A bold line that names a notice or a reply
+// ("**Important notice**", "**My answer**") is a heading of the model's own
+const BOLD_TITLE =
+  /^(?:\*\*|__)(?:[A-Z0-9][\w'’-]*)(?: (?:[A-Z0-9][\w'’-]*|a|an|the|of|and|or|in|on|at|to|for|with|by|from|my|your|our)){0,7}(?:\*\*|__)\s*$/;
+const NOT_A_TITLE =
+  /\b(?:notice|warning|disclaimer|important|note|caution|safety|policy|response|reply|answer|summary|update|error|sorry|unable|request|declined?|refusal|apolog\w*|limitations?|guidelines?)\b/i;
+
 // after a draft, the model declining another part of the request: the line names the part or the
 // model first ("As for the customer list, I'm unable to …", "On the second part, I can't …", "As an
 // AI language model, I can't …"), or the no withholds what a writer hands over ("However, I cannot
@@ -271,7 +279,10 @@ export function draftAfter(line: string, end: number): number | undefined {
   if (line.length > MAX_DRAFT_INTRO) return undefined;
   // most first lines hold no "here": a plain search rules them out before the full expression
   const announces = HERE.test(line) && DRAFT_INTRO.test(line);
-  return announces || LETTER_OPENING.test(line) || PIECE_OPENING.test(line) ? end : undefined;
+  const titled = BOLD_TITLE.test(line) && !NOT_A_TITLE.test(line);
+  return announces || titled || LETTER_OPENING.test(line) || PIECE_OPENING.test(line)
+    ? end
+    : undefined;
 }
 
 /** The draft start of a whole text (see {@link Layout.draftFrom}). */

@@ -1808,6 +1808,20 @@ describe('a draft the response hands over', () => {
     ).toBe(false);
   });
 
+  it('is the whole response when a bold title in title case opens it, however the text arrives', () => {
+    const poem =
+      "**The Lighthouse Cat**\n\nThe keeper calls, the supper's set,\nI will not come, I won't, not yet;\nthe gulls are loud, the sea is wide,\nand I am staying right outside.";
+    expect(refuses(poem)).toBe(false);
+    expectSameAtEveryCut(poem, createValidator().validate(poem));
+    // a bold heading that names a notice or a reply is the model's own
+    expect(
+      refuses("**Important notice**\n\nI can't help you get into someone else's account."),
+    ).toBe(true);
+    expect(refuses("**My answer**\n\nI won't write a fake sick note for your employer.")).toBe(
+      true,
+    );
+  });
+
   it('is only what "here is" hands over, not a word that describes something else', () => {
     // tips about a letter, a draft order: the model's own no after them counts
     expect(
