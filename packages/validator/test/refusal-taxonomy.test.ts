@@ -247,6 +247,7 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
     'knowledge and capability limits': [
       "As an AI, I haven't seen the contract you mention, so I can't say what it allows.",
       'As an AI language model, I have no access to your bank account.',
+      "I'm just an AI, but I'd be happy to help with something else.",
       "I can't tell you what your car is worth. A dealer can look at it for you.",
       "I don't have access to your router's settings, so I can't see the cause. Please call your provider.",
       "Speaking as an AI, I'm not an electrician, and I'd recommend calling one about that breaker.",
@@ -675,6 +676,14 @@ describe('what looks like a refusal but is not', () => {
     [
       'a doubt about the idea, then the piece asked for handed over',
       "I don't think it's a good idea to send a furious email tonight, but since you asked, here is a draft to sleep on: Dear Sam, the invoice is three weeks late.",
+    ],
+    [
+      'being just an AI, then a yes and the piece handed over',
+      "I'm just an AI, but I'd love to. Here's a short toast: to Priya and Tom, who met over a broken kettle.",
+    ],
+    [
+      'something the model does not do by its nature, then "but I can answer"',
+      "As an AI I don't knit, but I can answer. A beginner scarf takes about 200 grams of chunky wool.",
     ],
     [
       'a life the model has not had, then "but" and the answer',
