@@ -129,7 +129,7 @@ const OPINION_WORDS = `(?:opinions?|views?|stance|position|preferences?|take|bel
 // back or a remark that the topic is divisive, and that opens a reply of some length ("As an AI, I
 // don't hold opinions. Supporters of the plan say …" and the views set out), is the answer
 const NOT_SUBSTANCE = String.raw`(?:${POINTS_ELSEWHERE}|(?:I|that's up to you|in the end|it (?:ultimately |really )?depends|I'm|I am|I'd|I would|my|as an|however|but|instead|therefore|so|thus|hence|as such|ultimately|if you|please|is there|feel free|let me|you (?:should|can|could|may|might|will)|each (?:person|individual)|everyone|people (?:should|must)|what matters|whether|(?:the )?(?:decision|choice)|whatever|it(?:'s| is| would be) (?:not|never|inappropriate|unethical|illegal|wrong|up to|important|best|essential|crucial|vital|always|ultimately|a (?:personal|matter))|this is (?:a (?:personal|matter)|up to)|(?:this|it|that|the (?:question|topic|issue|matter|subject))(?:'s| is) (?:a |an )?(?:very |highly |deeply |quite )?(?:complex|sensitive|controversial|divisive|polari[sz]ing|nuanced|subjective|personal|political|debated|contested)|opinions (?:on [^.!?\n]{1,40} )?vary|people (?:have|hold) (?:a wide range of|different|differing|varying|many))\b)`;
-const OPINION_THEN_ANSWER = String.raw`(?![^.!?\n]{0,80}?\b${OPINION_WORDS}\b[^.!?\n]{0,60}?(?:[,;]|[.!] ?)? (?:but|however|though|that said)\b(?!,? ${NO_OR_ELSEWHERE})|[^.!?\n]{0,30}?\b(?:have|hold|take|form|possess)\b[^.!?\n]{0,40}?\b${OPINION_WORDS}\b[^.!?\n]{0,60}?[.!]\s{1,3}(?!${NOT_SUBSTANCE})[a-z"“*][\s\S]{300})`;
+const OPINION_THEN_ANSWER = String.raw`(?![^.!?\n]{0,80}?\b${OPINION_WORDS}\b[^.!?\n]{0,100}?(?:[,;]|[.!] ?)? (?:but|however|though|that said)\b(?!,? ${NO_OR_ELSEWHERE})|[^.!?\n]{0,30}?\b(?:have|hold|take|form|possess)\b[^.!?\n]{0,40}?\b${OPINION_WORDS}\b[^.!?\n]{0,60}?[.!]\s{1,3}(?!${NOT_SUBSTANCE})[a-z"“*][\s\S]{300})`;
 
 // what a body or a life would give, lacked by the model, then the answer: "As an AI I can't drink
 // coffee, but caffeine's half-life is about five hours", "I don't feel fear. On the substance: …".
@@ -200,6 +200,10 @@ const THEN_ANSWER = String.raw`(?![\s\S]{0,200}?\b(?:however${OFFERS_OTHER}|that
 // However, here are some things people do …", "… so here is a poem"), not other roads to it ("However,
 // here are some legal ways …", "Instead, here are …"), which is how a partial refusal goes on
 const HERE_THEN_ANSWER = String.raw`(?![\s\S]{0,200}?\b(?<!\binstead,?\s{1,8})here(?:['’]s| is| are)\b(?![^.!?\n]{0,60}?\b(?:legal|lawful|legitimate|ethical|safe|safer|healthier|constructive|positive|other|alternatives?|instead)\b))`;
+
+// a verdict withheld on a contested question, then each side set out: "… it wouldn't be appropriate
+// for me to tell you which party is better. However, I can summarize the positions each holds:"
+const BOTH_SIDES = String.raw`(?![\s\S]{0,200}?\b(?:however|but),? I can (?:summari[sz]e|lay out|outline|present|describe|explain|set out|walk you through|give you) (?:the |some |a few |both |each |what |an overview of )?[^.!?\n]{0,50}?\b(?:sides?|cases?|arguments?|positions?|views?|perspectives?|points|considerations|pros|factors|(?:each|both) (?:party|parties|option|options|candidate|candidates))\b)`;
 
 // no "but" later in the sentence that goes on to answer ("I'm hesitant to name one brand, but …")
 const NO_BUT_AFTER = String.raw`(?![^.!?\n]{0,120}?,? but\b)`;
@@ -550,7 +554,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // impersonal: "It is not appropriate to …", "It would be unethical for me to …"
   {
     type: 'refusal',
-    source: pattern`\b(?:it|that|this)(?: would not| wouldn't| is not|'s not| isn't| would never)(?: be)? (?:appropriate|responsible|ethical|safe|right|okay|acceptable|wise|proper|legal|possible|suitable|something I can)(?: or (?:ethical|appropriate|legal|safe|responsible))? for me to\b`,
+    source: pattern`\b(?:it|that|this)(?: would not| wouldn't| is not|'s not| isn't| would never)(?: be)? (?:appropriate|responsible|ethical|safe|right|okay|acceptable|wise|proper|legal|possible|suitable|something I can)(?: or (?:ethical|appropriate|legal|safe|responsible))? for me to\b${BOTH_SIDES}`,
     example: "It wouldn't be appropriate for me to share that.",
   },
   // … with what it would do as the subject: "Guessing her address would not be right of me."
@@ -575,7 +579,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\b(?:it|that|this)(?:(?: is|'s) not| isn't| would not be| wouldn't be| would never be) (?:appropriate|ethical|responsible|okay|acceptable|proper)(?: or (?:ethical|appropriate|legal|safe|responsible|respectful))?(?:,? however,| ?[—–] ?or (?:ethical|legal|safe|responsible) ?[—–] ?)? ?(?:to|for (?:anyone|someone|you|me|us|an AI|an assistant|a (?:large )?language model|a chatbot) to)\b${BY_CUSTOM}(?<!\b(?:yes|no)[,.!]? (?:it|that|this)(?:(?: is|'s) not| isn't| would not be| wouldn't be| would never be) (?:appropriate|ethical|responsible|okay|acceptable|proper)(?: or (?:ethical|appropriate|legal|safe|responsible|respectful))? (?:to|for (?:anyone|someone|you|us) to))`,
+    source: pattern`\b(?:it|that|this)(?:(?: is|'s) not| isn't| would not be| wouldn't be| would never be) (?:appropriate|ethical|responsible|okay|acceptable|proper)(?: or (?:ethical|appropriate|legal|safe|responsible|respectful))?(?:,? however,| ?[—–] ?or (?:ethical|legal|safe|responsible) ?[—–] ?)? ?(?:to|for (?:anyone|someone|you|me|us|an AI|an assistant|a (?:large )?language model|a chatbot) to)\b${BY_CUSTOM}(?<!\b(?:yes|no)[,.!]? (?:it|that|this)(?:(?: is|'s) not| isn't| would not be| wouldn't be| would never be) (?:appropriate|ethical|responsible|okay|acceptable|proper)(?: or (?:ethical|appropriate|legal|safe|responsible|respectful))? (?:to|for (?:anyone|someone|you|us) to))${BOTH_SIDES}`,
     example: 'It is not appropriate to rank coworkers by their accents.',
   },
   {
@@ -607,7 +611,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       COMMITMENT +
-      pattern`\bI (?:don't|do not|really don't) (?:think|feel|believe) (?:that )?(?:I (?:can|should|could) (?:really )?(?:help|assist|provid|answer|do that|do this|do it|write|creat|shar|giv|comment|say|recommend|suggest)|(?:that|this|it)(?:'s| is) (?:something|a (?:question|request|topic)) I (?:can|should|could)|it(?:'s| is| would be|'d be) (?:appropriate|right|wise|responsible|ethical|a good idea|okay|ok|helpful|productive)(?: for me)?(?: to\b|${ENDS_SENTENCE}))${HERE_THEN_ANSWER}`,
+      pattern`\bI (?:don't|do not|really don't) (?:think|feel|believe) (?:that )?(?:I (?:can|should|could) (?:really )?(?:help|assist|provid|answer|do that|do this|do it|write|creat|shar|giv|comment|say|recommend|suggest)|(?:that|this|it)(?:'s| is) (?:something|a (?:question|request|topic)) I (?:can|should|could)|it(?:'s| is| would be|'d be) (?:appropriate|right|wise|responsible|ethical|a good idea|okay|ok|helpful|productive)(?: for me)?(?: to\b|${ENDS_SENTENCE}))${HERE_THEN_ANSWER}${BOTH_SIDES}`,
     example: "I don't think it's appropriate to guess someone's salary from a photo.",
   },
   {

@@ -248,6 +248,7 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "As an AI, I haven't seen the contract you mention, so I can't say what it allows.",
       'As an AI language model, I have no access to your bank account.',
       "I'm just an AI, but I'd be happy to help with something else.",
+      'It is not appropriate to rank neighbours by their religion. However, I can explain the general rules on discrimination in housing.',
       "I can't tell you what your car is worth. A dealer can look at it for you.",
       "I don't have access to your router's settings, so I can't see the cause. Please call your provider.",
       "Speaking as an AI, I'm not an electrician, and I'd recommend calling one about that breaker.",
@@ -676,6 +677,14 @@ describe('what looks like a refusal but is not', () => {
     [
       'a doubt about the idea, then the piece asked for handed over',
       "I don't think it's a good idea to send a furious email tonight, but since you asked, here is a draft to sleep on: Dear Sam, the invoice is three weeks late.",
+    ],
+    [
+      'a verdict withheld on a contested question, then each side set out',
+      'Thanks for asking! As an AI, I don’t hold personal views on elections, and it would not be appropriate for me to say which candidate is better. However, I can summarize the main positions of both candidates: one favours lower taxes, the other more public spending.',
+    ],
+    [
+      'a verdict on a debate not handed over, then the case each side makes',
+      "This is a contested question, and I don't think it would be right for me to pick a winner. But I can lay out the strongest case each side makes: supporters cite lower costs, critics cite the noise.",
     ],
     [
       'being just an AI, then a yes and the piece handed over',
