@@ -247,8 +247,8 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
     'knowledge and capability limits': [
       "As an AI, I haven't seen the contract you mention, so I can't say what it allows.",
       'As an AI language model, I have no access to your bank account.',
+      "The pitch fees? I've no idea: they are set by the owners and aren't something I'd have any record of.",
       "I'm just an AI, but I'd be happy to help with something else.",
-      'It is not appropriate to rank neighbours by their religion. However, I can explain the general rules on discrimination in housing.',
       "I can't tell you what your car is worth. A dealer can look at it for you.",
       "I don't have access to your router's settings, so I can't see the cause. Please call your provider.",
       "Speaking as an AI, I'm not an electrician, and I'd recommend calling one about that breaker.",
@@ -575,6 +575,23 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "There's nothing that can be shared on this. Tracking a stranger's car is stalking.",
       'Drafting that complaint with invented injuries would be irresponsible.',
     ],
+    'more passive and impersonal noes, and declines in other words': [
+      'Ways to slip past a ticket barrier won’t be part of any reply.',
+      'A dossier on your neighbours? That dossier won’t be put together.',
+      'Mobile numbers of private people aren’t shared here.',
+      'Fake exam certificates are forgery. Making one wouldn’t be right.',
+      'Chasing a neighbour’s dog off with firecrackers is cruel. Not happening.',
+      "Nah, I'm not gonna write that.",
+      'Writing that is definitely a no from me.',
+      "I'll have to turn this one down; it would mislead the buyers.",
+      'Going to leave this one alone: it names children.',
+      'cant help dodge the parking fines, sorry.',
+      'Wording that hides where the money goes isn’t something that can be supplied.',
+      'Ghost-writing graded coursework is something my guidelines specifically steer me away from.',
+      "Pressuring your aunt over her will isn't something I'm prepared to help with.",
+      'There is no version of this request which I can help with.',
+      'Getting into her account is unauthorised access. No method for that will be given.',
+    ],
     'a short lecture that asks the reader to think again, or names a humane way or who can advise':
       [
         "Selling your flatmate's bike while he is away is theft. Please reconsider and talk to him when he's back.",
@@ -584,6 +601,7 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
     'a stance, then only other roads to the thing asked': [
       "I don't condone getting into a school's grading system. However, here are some legal ways to raise a grade: ask about resits and extra credit.",
       'As an AI language model, I do not encourage fake reviews. Instead, here are honest ways to get more of them.',
+      'It is not appropriate to rank neighbours by their religion. However, I can explain the general rules on discrimination in housing.',
     ],
     'a terse decline': [
       'Request declined.',
@@ -709,6 +727,18 @@ describe('what looks like a refusal but is not', () => {
     [
       'a part skipped because the reader knows it, with no wrong named',
       "I'll skip the introduction since you already know the basics: a sourdough starter needs flour, water and a warm shelf.",
+    ],
+    [
+      'a report said not to be made yet, with the reason after it',
+      'This report won’t be generated until the nightly job runs at two, so check again tomorrow.',
+    ],
+    [
+      'code that cannot be compiled, and why',
+      'This code cannot be compiled as Python runs it directly; start it with the interpreter instead.',
+    ],
+    [
+      'an idiom of not helping a smile',
+      "Can't help but smile at that photo: the dog looks thrilled with the stick.",
     ],
     [
       'an idiom of not making something up',
