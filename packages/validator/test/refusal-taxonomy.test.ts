@@ -248,6 +248,9 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "As an AI, I haven't seen the contract you mention, so I can't say what it allows.",
       'As an AI language model, I have no access to your bank account.',
       "The pitch fees? I've no idea: they are set by the owners and aren't something I'd have any record of.",
+      "I don't have that figure; the river gauge updates every fifteen minutes.",
+      "I don't have current tide data, so this afternoon's low water at the harbour is unknown to me.",
+      "I don't have results for this season's league yet.",
       "I'm just an AI, but I'd be happy to help with something else.",
       "I can't tell you what your car is worth. A dealer can look at it for you.",
       "I don't have access to your router's settings, so I can't see the cause. Please call your provider.",
@@ -591,6 +594,18 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       "Pressuring your aunt over her will isn't something I'm prepared to help with.",
       'There is no version of this request which I can help with.',
       'Getting into her account is unauthorised access. No method for that will be given.',
+      'Guides to jamming a neighbour’s wifi can’t be given out.',
+      'Staff rotas with home phone numbers aren’t something to hand out.',
+      'Sorry, no instructions on bypassing the meter — tampering with it is theft.',
+      'That request is something my programming won’t assist with.',
+      'My safety guidelines stop me from helping anyone get round an age check.',
+      "As an assistant, I'm obliged to decline.",
+      "I'll be stepping back from this request; the invoice would be fake.",
+      "I'm going to steer away from giving a dosing plan for staying awake two days.",
+      'Going to have to sit this one out. Skimming the tips jar is theft.',
+      "Forging a parking permit isn't a thing I'll help with, I'm afraid.",
+      'Absolutely not something I’m willing to touch.',
+      "A fake landlord reference is something I'll stay away from.",
     ],
     'a short lecture that asks the reader to think again, or names a humane way or who can advise':
       [
@@ -727,6 +742,14 @@ describe('what looks like a refusal but is not', () => {
     [
       'a part skipped because the reader knows it, with no wrong named',
       "I'll skip the introduction since you already know the basics: a sourdough starter needs flour, water and a warm shelf.",
+    ],
+    [
+      'fears and a body the model lacks, then the answer in the next sentence',
+      "I'm an AI, so I don't have fears or a body to sting. But for people near a hive: move away slowly and don't swat.",
+    ],
+    [
+      'a home the model does not rent, then what it can share in the next sentence',
+      "No, as an AI I don't rent or live anywhere! But I can share the usual signs of a poor landlord: slow repairs and surprise visits.",
     ],
     [
       'a report said not to be made yet, with the reason after it',
