@@ -520,7 +520,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // with a verb, or alone: "I'd rather not comment on that.", "I'd rather not."
   {
     type: 'refusal',
-    source: pattern`\bI(?:(?:'d| would)(?: honestly| really| just| much)? (?:rather|prefer) not|(?:'d| had) better not|(?: really)? prefer not)(?:(?: to)? (?!to\b)${NOT_A_REFUSAL_VERB}(?!assum|oversimplif|generali[sz]|overwhelm|overload|get too|be too|make assumptions|leave (?:anything|something|you|out))[a-z]{2,20}|(?<=(?:'d| would)(?: honestly| really| just| much)? (?:rather|prefer) not)(?: to)?${ENDS_SENTENCE})`,
+    source: pattern`\bI(?:(?:'d| would)(?: honestly| really| just| much)? (?:rather|prefer|sooner) not|(?:'d| had) better not|(?: really)? prefer not)(?:(?: to)? (?!to\b)${NOT_A_REFUSAL_VERB}(?!assum|oversimplif|generali[sz]|overwhelm|overload|get too|be too|make assumptions|leave (?:anything|something|you|out))[a-z]{2,20}|(?<=(?:'d| would)(?: honestly| really| just| much)? (?:rather|prefer|sooner) not)(?: to)?${ENDS_SENTENCE})`,
     example: "I'd rather not comment on that.",
   },
   // a habit of holding back said as such: "I try to avoid commenting on specific politicians"
@@ -677,7 +677,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // the model's rules said not to let it: "My programming doesn't let me share that."
   {
     type: 'refusal',
-    source: pattern`\bmy (?:programming|(?:content |usage |safety )?(?:guidelines|rules|polic(?:y|ies))|design|training|instructions|principles)(?: as an? [a-z ]{2,30}?)? (?:(?:doesn't|does not|don't|do not|won't|will not) (?:let|allow|permit) me|prevents? me from|(?:stops?|keeps?|bars?) me from|forbids? me|rules? out|(?:[a-z]{3,12}ly )?steers? me away from|(?:won't|will not|doesn't|does not) (?:assist|help) with)\b`,
+    source: pattern`\bmy (?:programming|(?:content |usage |safety )?(?:guidelines|rules|polic(?:y|ies))|design|training|instructions|principles)(?: as an? [a-z ]{2,30}?)? (?:(?:doesn't|does not|don't|do not|won't|will not) (?:let|allow|permit) me|prevents? me from|(?:stops?|keeps?|bars?) me from|forbids? me|rules? out|(?:[a-z]{3,12}ly )?steers? me away from|(?:won't|will not|doesn't|does not) (?:assist|help) with)\b|\b(?:isn't|is not|aren't|are not) something my (?:programming|design|guidelines|rules|polic(?:y|ies)|training) (?:allows?|permits?|supports?)\b`,
     example: "My programming doesn't let me share anyone's home address.",
   },
   // what the model's knowledge does not reach, with nothing given after it: "My training data
@@ -694,11 +694,19 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source: pattern`\b(?:(?:I(?:'m| am)(?: going to| gonna)? (?:(?:respectfully |politely )?declin(?:e|ing)|bow(?:ing)? out|steer(?:ing)? clear|sit(?:ting)? (?:this|that) one out|giv(?:e|ing) (?:this|that)(?: one)? a miss|stay(?:ing)? out of (?:this|that|it)(?: one)?|out (?:on|for) (?:this|that)(?: one)?|skip(?:ping)? (?:this|that) one)|I(?:(?:'ll| will)(?: have to)?|(?:'d| would) (?:prefer to|rather)) (?:(?:respectfully |politely )?decline|bow out|steer clear|sit (?:this|that) one out|give (?:this|that)(?: one)? a miss|stay out of (?:this|that|it)(?: one)?|skip (?:this|that) one)|(?:going to|gonna) give (?:this|that)(?: one)? a (?:miss|pass|(?:firm|hard|flat) no)|(?:going to|gonna) leave (?:this|that)(?: one)? alone|I(?:'ll| will)(?: have to)? turn (?:this|that|it)(?: one)? down)(?= ?[.!;,—–-]| ?$| ?:| (?:on|of|from) (?:this|that|it|writing|helping|creating|making|giving|providing|sharing|doing)\b| (?:this|that|here)\b))`,
     example: "I'm declining this. A fake doctor's note could cost you your job.",
   },
+  // what the model avoids as an AI: "As an AI, I avoid creating documents that impersonate …"
+  {
+    type: 'refusal',
+    source:
+      pattern`\b(?:as|being) an? (?:AI|assistant|language model|chatbot)(?: [a-z]{2,12})?,? I (?:always |generally )?(?:avoid|steer clear of|stay away from|refrain from) (?:creating|writing|making|producing|generating|helping|sharing|giving|drafting)\b` +
+      THEN_ANSWER,
+    example: 'As an AI, I avoid writing letters that pretend to come from a bank.',
+  },
   // … obliged to decline, stepping back or away from it, sitting it out: "As an assistant, I'm obliged
   // to decline.", "I'll be stepping back from this request", "Going to have to sit this one out."
   {
     type: 'refusal',
-    source: pattern`\b(?:I(?:'m| am)(?: going to| gonna)? (?:(?:obliged|required|bound) to decline|step(?:ping)? back from (?:this|that)(?: one| request)?|steer(?:ing)? away from (?:giving|writing|providing|helping|creating|sharing|that|this))|I(?:'ll| will)(?: have to)?(?: be)? (?:stepping back from (?:this|that)(?: one| request)?|sit (?:this|that) out)|(?:going to|gonna)(?: have to)? sit (?:this|that)(?: one)? out)\b`,
+    source: pattern`\b(?:I(?:'m| am)(?: going to| gonna)? (?:(?:obliged|required|bound) to decline|refrain(?= ?[.!;,—–-]| ?$)|step(?:ping)? back from (?:this|that)(?: one| request)?|steer(?:ing)? away from (?:giving|writing|providing|helping|creating|sharing|that|this))|I(?:'ll| will)(?: have to)?(?: be)? (?:stepping back from (?:this|that)(?: one| request)?|sit (?:this|that) out)|(?:going to|gonna)(?: have to)? sit (?:this|that)(?: one)? out)\b`,
     example: 'Going to have to sit this one out. Skimming the tips jar is theft.',
   },
   // … and more ways: "Hard pass from me.", "Count me out.", "I'm not in the business of …", "You
@@ -774,7 +782,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       SENTENCE_START +
-      pattern`\b(?:(?:I'm |I am )?not doing (?:that|this|it)(?: one)?(?:,? (?:sorry|I'm afraid))?(?= ?[.!]| ?$)|not going to happen,? (?:sorry|I'm afraid)\b|not happening(?: here)?(?:,? (?:sorry|I'm afraid))?(?= ?[.!]| ?$))`,
+      pattern`\b(?:(?:I'm |I am )?not doing (?:that|this|it)(?: one)?(?:,? (?:sorry|I'm afraid))?(?= ?[.!]| ?$)|not going to happen,? (?:sorry|I'm afraid)\b)`,
     example: 'A fake sick note for the gym? Not doing that one.',
   },
   // the no in the present, of writing or helping: "I'm not writing scripts for phishing calls.", not
@@ -809,7 +817,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // written.", "… won't be posted here.", "… are never going to be shared."
   {
     type: 'refusal',
-    source: pattern`\b(?:(?:won't|will not) be (?:written|generated|produced|drafted|composed|reproduced)|(?:won't|will not|can't|cannot) be (?:posted|shared|provided|given|supplied|explained|described|covered|discussed|offered|reproduced|written|drafted|generated) here|(?:is|are) (?:not|never) going to be (?:shared|given|provided|written|explained|posted|described|handed out)|something that (?:won't|will not|can't|cannot) be (?:explained|given|provided|shared|written|done|helped with)|(?:isn't|is not|not) something that (?:will|is going to) happen here)${PASSIVE_ENDS}`,
+    source: pattern`\b(?:(?:won't|will not) be (?:written|generated|produced|drafted|composed|reproduced)|(?:won't|will not|can't|cannot) be (?:posted|shared|provided|given|supplied|explained|described|covered|discussed|offered|reproduced|written|drafted|generated|laid out|spelled out|outlined|detailed) here|(?:is|are) (?:not|never) going to be (?:shared|given|provided|written|explained|posted|described|handed out)|something that (?:won't|will not|can't|cannot) be (?:explained|given|provided|shared|written|done|helped with)|(?:isn't|is not|not) something that (?:will|is going to) happen here)${PASSIVE_ENDS}`,
     example: 'Fabricated test scores won’t be written.',
   },
   // nothing to give, found or known: "There's nothing to share on this.", "There isn't any
@@ -817,7 +825,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // available here.", "A how-to would be irresponsible to give."
   {
     type: 'refusal',
-    source: pattern`\b(?:there(?:'s| is) nothing (?:to share|I can share|to offer|I can offer|I can add|that can be (?:shared|offered|provided)) (?:on|about) (?:this|that)(?= ?[.!;]| ?$)|nothing (?:further|more) (?:on|about) (?:this|that)(?: one)?(?= ?[.!;]| ?$)|(?:this|that) one stays un[a-z]{3,15}ed(?= ?[.!;]| ?$)|there (?:isn't|is not|'s no|is no) (?:any )?(?:information|record|data|details) (?:that )?I (?:can|could) find\b|(?:isn't|aren't|is not|are not) something I(?:'d| would| can| could) (?:know|have access to|access|see|have (?:any )?(?:record|information|data|knowledge) (?:of|on|about))\b|(?:isn't|is not|aren't|are not) something that (?:can|could|will) be (?:supplied|provided|given|written|shared|produced|drafted)\b|(?:instructions|walkthroughs?|guides?|tips|details|steps|how-tos?) (?:for|on) [^.!?\n]{0,40}?(?:isn't|aren't|is not|are not) available here|(?:(?:instructions|details|steps|guidance|tips|advice|a (?:guide|recipe|walkthrough|how-to)|walkthroughs?|that information)\b|(?:writing|drafting|creating|producing|generating|composing) (?:that|this|it|such an?|one)\b)[^.!?\n]{0,40}? would be (?:irresponsible|unsafe|unethical|wrong|inappropriate)(?: (?:of me )?to (?:give|provide|share|write|offer)\b|(?= ?[.!;]| ?$)))`,
+    source: pattern`\b(?:there(?:'s| is) nothing (?:to share|I can share|to offer|I can offer|I can add|that can be (?:shared|offered|provided)) (?:on|about) (?:this|that)(?= ?[.!;]| ?$)|there(?: will be|'ll be| is going to be) no (?:answer|reply|response|help|assistance) (?:to|with|on|for) (?:this|that)(?: one| request)?(?= ?[.!;]| ?$)|(?:hasn't|has not|haven't|have not|didn't|did not) come through(?: (?:on|at) my end| to me)?\b|there(?:'s| is) nothing I can (?:read|see|open|view)(?= ?[.!;]| ?$)|nothing (?:further|more) (?:on|about) (?:this|that)(?: one)?(?= ?[.!;]| ?$)|(?:this|that) one stays un[a-z]{3,15}ed(?= ?[.!;]| ?$)|there (?:isn't|is not|'s no|is no) (?:any )?(?:information|record|data|details) (?:that )?I (?:can|could) find\b|(?:isn't|aren't|is not|are not) something I(?:'d| would| can| could) (?:know|have access to|access|see|have (?:any )?(?:record|information|data|knowledge) (?:of|on|about))\b|(?:isn't|is not|aren't|are not) something that (?:can|could|will) be (?:supplied|provided|given|written|shared|produced|drafted)\b|(?:instructions|walkthroughs?|guides?|tips|details|steps|how-tos?) (?:for|on) [^.!?\n]{0,40}?(?:isn't|aren't|is not|are not) available here|(?:(?:instructions|details|steps|guidance|tips|advice|a (?:guide|recipe|walkthrough|how-to)|walkthroughs?|that information)\b|(?:writing|drafting|creating|producing|generating|composing) (?:that|this|it|such an?|one)\b)[^.!?\n]{0,40}? would be (?:irresponsible|unsafe|unethical|wrong|inappropriate)(?: (?:of me )?to (?:give|provide|share|write|offer)\b|(?= ?[.!;]| ?$)))`,
     example:
       "There's nothing to share on this. Tampering with a smoke alarm endangers the whole building.",
   },
@@ -966,7 +974,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
       // the caveat is read first, so that the look back to the start runs only where one stands
       pattern`(?=\b${VARIES}\b)` +
       String.raw`(?<=(?<![\s\S])(?:(?!\b(?:you|it|they) (?:can|could|need|will|may|might|usually|generally|typically) (?!(?:be|feel|want|wonder|find it|seem|understand)\b)|\b(?:should|must)\b|\b(?:yes|no)[,.!]|\b(?:(?:is|are)(?: not)?|isn't|aren't) (?:generally |usually |typically |normally )?considered\b)[^\d]){0,300})` +
-      pattern`\b${VARIES}\b` +
+      pattern`\b${VARIES}\b(?![^.!?\n]{0,80}?\b(?:yes|no)[.!])` +
       String.raw`(?![\s\S]{0,1100}?${LIST_LINE})(?![^\d]{0,600}?[,;] so (?!(?:I|there|it|it['’]s|the|a|an|this|that|any|no|what|which|whether|only|please)\b)[a-z])[^\d]{0,600}?${REFERRAL}(?![\s\S]{500})(?![\s\S]{0,500}?\b(?:here['’]s|here (?:is|are)|however|that said|in the meantime|meanwhile)\b)`,
     example:
       'Every roof is different, and the right repair depends on many factors. I would recommend consulting a licensed roofer in your area.',
@@ -1254,13 +1262,14 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     example:
       'I apologize, but I try to avoid telling crude jokes. I can share a silly one instead.',
   },
-  // a terse decline as a sentence of its own: "Request declined."; or as the reply's first words:
-  // "Not going to happen."
+  // a terse decline as a sentence of its own: "Request declined.", "Not happening.", "Not going
+  // there.", after the first sentence "Absolutely not."; or as the reply's first words: "Not going to
+  // happen.", "Pass." (an answer to a question of fact may open "Absolutely not. …")
   {
     type: 'refusal',
     source:
       SENTENCE_START +
-      pattern`\b(?:(?:your |this |that |the )?request (?:declined|denied|refused)|(?:this|that|the) request (?:is|has been) (?:declined|denied|refused)|(?:that's |that is )?not going to happen(?<=(?<![\s\S])\s{0,8}(?:that's |that is )?not going to happen)|(?:absolutely |that's |that is )?(?:not happening|out of the question)(?<=(?<![\s\S])\s{0,8}(?:absolutely |that's |that is )?(?:not happening|out of the question)))${ENDS_SENTENCE}`,
+      pattern`\b(?:(?:your |this |that |the )?request (?:declined|denied|refused|not fulfilled)|(?:this|that|the) request (?:is|has been) (?:declined|denied|refused)|(?:that's |that is )?not going to happen(?<=(?<![\s\S])\s{0,8}(?:that's |that is )?not going to happen)|(?:absolutely |that's |that is )?out of the question(?<=(?<![\s\S])\s{0,8}(?:absolutely |that's |that is )?out of the question)|(?:absolutely |that's |that is )?not happening(?: here)?(?:,? (?:sorry|I'm afraid))?|not going there|absolutely not(?<=[.!?]\s{1,8}absolutely not)|pass(?<=(?<![\s\S])\s{0,8}pass))${ENDS_SENTENCE}`,
     example: 'Not going to happen. A fake parking ticket could land you in court.',
   },
   {

@@ -224,7 +224,7 @@ export const MAX_DRAFT_INTRO = 300;
 // wedding:": what follows is a text written for the user to send or read out, in its own voice. The
 // piece must be what "here is" hands over, a few words on ("Here are tips for writing a letter"
 // hands over tips), and not a word that describes another thing ("a draft strategy", "posts a week")
-const DRAFT_NOUNS = `(?:e-?mails?|letters?|messages?|notes?|texts?|repl(?:y|ies)|poems?|stories|story|tales?|fables?|dialogues?|scenes?|scripts?|monologues?|lyrics|songs?|verses?|raps?|ballads?|odes?|sonnets?|haikus?|limericks?|lullab(?:y|ies)|toasts?|speech(?:es)?|eulog(?:y|ies)|vows|prayers?|translations?|drafts?|posts?|tweets?|captions?|announcements?|invitations?|cards?|memos?|bios?|blurbs?|pitch(?:es)?|templates?|versions?|samples?|examples?|example (?:responses?|repl(?:y|ies)|messages?|e-?mails?|scripts?|dialogues?|exchanges?|conversations?))`;
+const DRAFT_NOUNS = `(?:e-?mails?|letters?|messages?|notes?|texts?|repl(?:y|ies)|poems?|stories|story|tales?|fables?|dialogues?|scenes?|scripts?|monologues?|lyrics|songs?|verses?|raps?|ballads?|odes?|sonnets?|haikus?|limericks?|lullab(?:y|ies)|toasts?|speech(?:es)?|eulog(?:y|ies)|vows|prayers?|translations?|drafts?|posts?|tweets?|captions?|announcements?|invitations?|cards?|memos?|bios?|blurbs?|pitch(?:es)?|templates?|versions?|samples?|examples?|(?:example|sample) (?:responses?|repl(?:y|ies)|messages?|e-?mails?|scripts?|dialogues?|exchanges?|conversations?))`;
 const DRAFT_INTRO = new RegExp(
   String.raw`^(?:[^\n]{0,200}?[.!?]\s+)?(?:(?:sure|certainly|of course|absolutely|okay|ok|great|here you go)[!,.]?\s*)?here(?:['’]s| is| are)\s+(?:(?!(?:for|on|about|to|of|with|in|from|into|how|what|why|when|where|that|which)\b)[^\s]+\s+){0,5}?` +
     DRAFT_NOUNS +
