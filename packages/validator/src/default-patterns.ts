@@ -677,7 +677,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // the model's rules said not to let it: "My programming doesn't let me share that."
   {
     type: 'refusal',
-    source: pattern`\bmy (?:programming|(?:content |usage |safety )?(?:guidelines|rules|polic(?:y|ies))|design|training|instructions|principles)(?: as an? [a-z ]{2,30}?)? (?:(?:doesn't|does not|don't|do not|won't|will not) (?:let|allow|permit) me|prevents? me from|(?:stops?|keeps?|bars?) me from|forbids? me|rules? out|(?:[a-z]{3,12}ly )?steers? me away from|(?:won't|will not|doesn't|does not) (?:assist|help) with)\b|\b(?:isn't|is not|aren't|are not) something my (?:programming|design|guidelines|rules|polic(?:y|ies)|training) (?:allows?|permits?|supports?)\b`,
+    source: pattern`\bmy (?:programming|(?:content |usage |safety )?(?:guidelines|rules|polic(?:y|ies))|design|training|instructions|principles)(?: as an? [a-z ]{2,30}?)? (?:(?:doesn't|does not|don't|do not|won't|will not) (?:let|allow|permit) me|prevents? me from|(?:stops?|keeps?|bars?) me from|forbids? me|rules? out|(?:[a-z]{3,12}ly )?steers? me away from|(?:won't|will not|doesn't|does not) (?:assist|help) with)\b|\b(?:isn't|is not|aren't|are not) something my (?:programming|design|guidelines|rules|polic(?:y|ies)|training) (?:allows?|permits?|supports?)\b|\b(?:this|the) (?:model|assistant|AI|chatbot|system) is (?:configured|designed|built|programmed|set up) to (?:refuse|decline|avoid)\b`,
     example: "My programming doesn't let me share anyone's home address.",
   },
   // what the model's knowledge does not reach, with nothing given after it: "My training data
@@ -706,14 +706,14 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // to decline.", "I'll be stepping back from this request", "Going to have to sit this one out."
   {
     type: 'refusal',
-    source: pattern`\b(?:I(?:'m| am)(?: going to| gonna)? (?:(?:obliged|required|bound) to decline|refrain(?= ?[.!;,—–-]| ?$)|step(?:ping)? back from (?:this|that)(?: one| request)?|steer(?:ing)? away from (?:giving|writing|providing|helping|creating|sharing|that|this))|I(?:'ll| will)(?: have to)?(?: be)? (?:stepping back from (?:this|that)(?: one| request)?|sit (?:this|that) out)|(?:going to|gonna)(?: have to)? sit (?:this|that)(?: one)? out)\b`,
+    source: pattern`\b(?:I(?:'d| would) steer away from (?:giving|writing|providing|helping|creating|sharing)|one I(?:'m| am) going to sit out|(?:going to|gonna) (?:bow out|hold off on (?:this|that)(?: one)?)|I(?:'m| am)(?: going to| gonna)? (?:(?:obliged|required|bound) to decline|refrain(?= ?[.!;,—–-]| ?$)|step(?:ping)? back from (?:this|that)(?: one| request)?|steer(?:ing)? away from (?:giving|writing|providing|helping|creating|sharing|that|this))|I(?:'ll| will)(?: have to)?(?: be)? (?:stepping back from (?:this|that)(?: one| request)?|sit (?:this|that) out)|(?:going to|gonna)(?: have to)? sit (?:this|that)(?: one)? out)\b`,
     example: 'Going to have to sit this one out. Skimming the tips jar is theft.',
   },
   // … and more ways: "Hard pass from me.", "Count me out.", "I'm not in the business of …", "You
   // won't get that from me.", "I'm drawing the line here.", "I'm turning this one down."
   {
     type: 'refusal',
-    source: pattern`\b(?:(?:I(?:'ll| will)(?: have to)?|I(?:'m| am) going to|hard|gonna) pass(?: on (?:this|that|it)(?: one)?)?(?: from me)?(?= ?[.!;,—–-]| ?$)|no can do(?= ?[.!;,—–-]| ?$| on (?:that|this|it|an?|the)\b)|(?:that|this) one(?:'s| is) a (?:hard |firm |flat |definite )?no(?= ?[.!;]| ?$)|where I draw (?:the|a) line\b|I(?:'m afraid I)?(?: have to| must|'ll have to| will have to| need to|'m going to have to| am going to have to) say no\b|(?:firmly |well |clearly |squarely )?outside (?:them|my (?:guidelines|rules|principles)|those (?:guidelines|rules))(?= ?[.!;,]| ?$)|count me out(?= ?[.!;,—–-]| ?$| (?:on|of) (?:this|that|it)\b)|I(?:'m| am) not going there(?= ?[.!;,—–-]| ?$)|I(?:'m| am) not in the business of|I(?:'m| am) not up for (?:helping|writing|doing|creating|making|that|this)\b|no way (?:I(?:'m| am)|am I) (?:touching|doing|writing|helping|going to (?:help|write|do|touch))\b|(?:request|one) I(?: have to| must| need to|'ll have to| will have to|'m going to| am going to) (?:turn down|decline|refuse|say no to)\b|(?:one|request) that (?:has|needs|will have) to be (?:declined|refused|turned down)\b|you won't get (?:that|this|it) from me\b|I(?:'m| am|'ll| will|'ve got to| have to| must)(?: going to)? draw(?:ing)? (?:the|a) line(?= ?[.!;,—–-]| ?$| here| at (?:this|that)\b)|I(?:(?:'m| am)(?: going to)? turn(?:ing)?|(?:'ll| will|'ve got to| have to| must) turn) (?:this|that)(?: one)? down\b|I(?:'ll| will|'m going to| am going to) leave (?:this|that)(?: one)? (?:alone|there|be)(?= ?[.!;,—–-]| ?$)|I(?:'m| am) not on board with (?:that|this|it)\b|I(?:'m| am|'ll| will)(?: going to)? opt(?:ing)? out(?= ?[.!;,—–-]| ?$| of (?:this|that|it)\b))`,
+    source: pattern`\b(?:(?:I(?:'ll| will)(?: have to)?|I(?:'m| am) going to|hard|gonna) pass(?: on (?:this|that|it)(?: one)?| on the [a-z -]{2,30}?)?(?: from me)?(?= ?[.!;,—–-]| ?$)|no can do(?= ?[.!;,—–-]| ?$| on (?:that|this|it|an?|the)\b)|(?:that|this) one(?:'s| is) a (?:hard |firm |flat |definite )?no(?= ?[.!;]| ?$)|where I draw (?:the|a) line\b|I(?:'m afraid I)?(?: have to| must|'ll have to| will have to| need to|'m going to have to| am going to have to) say no\b|(?:firmly |well |clearly |squarely )?outside (?:them|my (?:guidelines|rules|principles)|those (?:guidelines|rules))(?= ?[.!;,]| ?$)|count me out(?= ?[.!;,—–-]| ?$| (?:on|of) (?:this|that|it)\b)|I(?:'m| am) not going there(?= ?[.!;,—–-]| ?$)|I(?:'m| am) not in the business of|I(?:'m| am) not up for (?:helping|writing|doing|creating|making|that|this)\b|no way (?:I(?:'m| am)|am I) (?:touching|doing|writing|helping|going to (?:help|write|do|touch))\b|(?:request|one) I(?: have to| must| need to|'ll have to| will have to|'m going to| am going to) (?:turn down|decline|refuse|say no to)\b|(?:one|request) that (?:has|needs|will have) to be (?:declined|refused|turned down)\b|you won't get (?:that|this|it) from me\b|I(?:'m| am|'ll| will|'ve got to| have to| must)(?: going to)? draw(?:ing)? (?:the|a) line(?= ?[.!;,—–-]| ?$| here| at (?:this|that)\b)|I(?:(?:'m| am)(?: going to)? turn(?:ing)?|(?:'ll| will|'ve got to| have to| must) turn) (?:this|that)(?: one)? down\b|I(?:'ll| will|'m going to| am going to) leave (?:this|that)(?: one)? (?:alone|there|be)(?= ?[.!;,—–-]| ?$)|I(?:'m| am) not on board with (?:that|this|it)\b|I(?:'m| am|'ll| will)(?: going to)? opt(?:ing)? out(?= ?[.!;,—–-]| ?$| of (?:this|that|it)\b))`,
     example: "I'm turning this one down. Spoofing a caller ID is a common scam.",
   },
   // … and stepping back or away, holding back, skipping, sitting it out: "I'm going to step back from
@@ -728,14 +728,14 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       SENTENCE_START +
-      pattern`\b(?:(?:absolutely|definitely|certainly|really|simply|just) )?not something (?:that )?I(?: can| could| will|'ll| would|'d|'m willing to| am willing to|'m going to| am going to|'m (?:permitted|allowed) to)? (?:to )?(?:help|assist|do|provide|discuss|answer|share|give|write|create|engage|support|make|produce|generate|draft|put together|touch)\w{0,4}\b${NOT_QUALIFIED}`,
+      pattern`\b(?:(?:absolutely|definitely|certainly|really|simply|just) )?not (?:something|a thing) (?:that )?I(?: can| could| will|'ll| would|'d|'m willing to| am willing to|'m prepared to| am prepared to|'m up for| am up for|'m going to| am going to|'m (?:permitted|allowed) to)? (?:to )?(?:help|assist|do|provide|discuss|answer|share|give|write|create|engage|support|make|produce|generate|draft|put together|touch)\w{0,4}\b${NOT_QUALIFIED}`,
     example: "Not something I'll write, I'm afraid.",
   },
   // the service's no in the passive, named for the place: "That's not going to happen here.", "Not
   // going to be covered here."
   {
     type: 'refusal',
-    source: pattern`\b(?:(?:(?:that|this|it)(?:'s| is) not|(?:isn't|aren't|is not|are not|won't|will not)(?: be)?) (?:going to happen|happening) here|not going to be (?:covered|provided|written|shared|answered|discussed|given|done) here)${ENDS_SENTENCE}`,
+    source: pattern`\b(?:(?:(?:that|this|it)(?:'s| is) not|(?:isn't|aren't|is not|are not|won't|will not)(?: be)?) (?:going to happen|happening) here|not going to happen (?:on my end|from me)|not going to be (?:covered|provided|written|shared|answered|discussed|given|done) here)${ENDS_SENTENCE}`,
     example: "Helping someone dodge a background check? That's not going to happen here.",
   },
   // what the model is, said off the table or off-limits for it: "… is off the table for me.",
@@ -749,7 +749,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // no from this end"
   {
     type: 'refusal',
-    source: pattern`\b(?:(?:firmly |definitely )?a (?:(?:hard|firm|flat|definite) )?no from (?:me|this end|my end|my side|here)\b|(?:is|that's|it's) a (?:hard|firm|flat) no(?: for me)?(?= ?[.!;]| ?$))`,
+    source: pattern`\b(?:(?:firmly |definitely )?a (?:(?:hard|firm|flat|definite) )?no from (?:me|this end|my end|my side|here)\b|(?:is|that's|it's) a (?:hard|firm|flat) no(?: for me| on (?:drafting|writing|helping|doing|making|that|this|it)\b[^.!?\n]{0,30})?(?= ?[.!;]| ?$))`,
     example: 'Writing threats for a group chat is a hard no.',
   },
   // the thing asked named by "that" or "this", said not to be made, and nothing after: "That plan
@@ -792,6 +792,14 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source: pattern`\bI(?:'m| am) not (?:writing|drafting|creating|generating|producing|composing|putting together|coding|helping (?:with|you)\b)\b(?! (?:this|it|that) (?:to|up|because|for you to)\b)${NOT_A_HEDGE}${NO_BUT_AFTER}`,
     example: "I'm not writing a message that pressures your friend into lending the car.",
   },
+  // a bare no of help after the act is named: "… — no help with that, in fondant or otherwise."
+  {
+    type: 'refusal',
+    source:
+      String.raw`(?<=(?:(?<![\s\S])|[.!?:]\s{1,8}|[—–]\s{0,3}|\s-\s{1,3}))` +
+      pattern`\bno (?:help|assistance|instructions|tips|guidance) (?:with|on|for) (?:that|this|it)(?= ?[.!;,]| ?$)`,
+    example: 'Smuggling phones into a prison — no help with that.',
+  },
   // a terse no after an apology, naming what will not be given: "Sorry, no synthesis instructions."
   {
     type: 'refusal',
@@ -802,7 +810,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // I can help with."
   {
     type: 'refusal',
-    source: pattern`\bthere(?:'s| is) no (?:(?:safe|responsible|ethical|legal|good|acceptable|appropriate)(?: or (?:safe|responsible|ethical|legal|acceptable|appropriate))? way (?:for me )?to (?:help|assist|answer|respond|walk (?:you |someone |anyone )?through) (?:with )?(?:this|that|it)\b|version of (?:this|that)(?: request| question)? (?:that |which )?(?:I (?:can|could|will|would|'d)|(?:can|could|will) be|gets?)\b)`,
+    source: pattern`\bthere(?:'s| is) no (?:(?:safe|responsible|ethical|legal) (?:procedure|method|version|way) to (?:describe|give|share|explain|offer|provide|outline)\b|(?:safe|responsible|ethical|legal|good|acceptable|appropriate)(?: or (?:safe|responsible|ethical|legal|acceptable|appropriate))? way (?:for me )?to (?:help|assist|answer|respond|walk (?:you |someone |anyone )?through) (?:with )?(?:this|that|it)\b|version of (?:this|that)(?: request| question)? (?:that |which )?(?:I (?:can|could|will|would|'d)|(?:can|could|will) be|gets?)\b)`,
     example:
       "There's no safe way to help with this; tampering with brakes endangers other drivers.",
   },
@@ -825,7 +833,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // available here.", "A how-to would be irresponsible to give."
   {
     type: 'refusal',
-    source: pattern`\b(?:there(?:'s| is) nothing (?:to share|I can share|to offer|I can offer|I can add|that can be (?:shared|offered|provided)) (?:on|about) (?:this|that)(?= ?[.!;]| ?$)|there(?: will be|'ll be| is going to be) no (?:answer|reply|response|help|assistance) (?:to|with|on|for) (?:this|that)(?: one| request)?(?= ?[.!;]| ?$)|(?:hasn't|has not|haven't|have not|didn't|did not) come through(?: (?:on|at) my end| to me)?\b|there(?:'s| is) nothing I can (?:read|see|open|view)(?= ?[.!;]| ?$)|nothing (?:further|more) (?:on|about) (?:this|that)(?: one)?(?= ?[.!;]| ?$)|(?:this|that) one stays un[a-z]{3,15}ed(?= ?[.!;]| ?$)|there (?:isn't|is not|'s no|is no) (?:any )?(?:information|record|data|details) (?:that )?I (?:can|could) find\b|(?:isn't|aren't|is not|are not) something I(?:'d| would| can| could) (?:know|have access to|access|see|have (?:any )?(?:record|information|data|knowledge) (?:of|on|about))\b|(?:isn't|is not|aren't|are not) something that (?:can|could|will) be (?:supplied|provided|given|written|shared|produced|drafted)\b|(?:instructions|walkthroughs?|guides?|tips|details|steps|how-tos?) (?:for|on) [^.!?\n]{0,40}?(?:isn't|aren't|is not|are not) available here|(?:(?:instructions|details|steps|guidance|tips|advice|a (?:guide|recipe|walkthrough|how-to)|walkthroughs?|that information)\b|(?:writing|drafting|creating|producing|generating|composing) (?:that|this|it|such an?|one)\b)[^.!?\n]{0,40}? would be (?:irresponsible|unsafe|unethical|wrong|inappropriate)(?: (?:of me )?to (?:give|provide|share|write|offer)\b|(?= ?[.!;]| ?$)))`,
+    source: pattern`\b(?:there(?:'s| is) nothing (?:to share|I can share|to offer|I can offer|I can add|that can be (?:shared|offered|provided)) (?:on|about) (?:this|that)(?= ?[.!;]| ?$)|there(?: will be|'ll be| is going to be) no (?:answer|reply|response|help|assistance) (?:to|with|on|for) (?:this|that)(?: one| request)?(?= ?[.!;]| ?$)|(?:hasn't|has not|haven't|have not|didn't|did not) come through(?: (?:on|at) my end| to me)?\b|there(?:'s| is) nothing I can (?:read|see|open|view)(?= ?[.!;]| ?$)|nothing (?:further|more) (?:on|about) (?:this|that)(?: one)?(?= ?[.!;]| ?$)|(?:this|that) one stays un[a-z]{3,15}ed(?= ?[.!;]| ?$)|there (?:isn't|is not|'s no|is no) (?:any )?(?:information|record|data|details) (?:that )?I (?:can|could) find\b|(?:isn't|aren't|is not|are not) something I(?:'d| would| can| could) (?:know|have access to|access|see|have (?:any )?(?:record|information|data|knowledge) (?:of|on|about))\b|(?:isn't|is not|aren't|are not|that's not|it's not) (?:something|information|a detail|details) that (?:can|could|will) be (?:supplied|provided|given|written|shared|produced|drafted)\b|(?:instructions|walkthroughs?|guides?|tips|details|steps|how-tos?) (?:for|on) [^.!?\n]{0,40}?(?:isn't|aren't|is not|are not) available here|(?:(?:instructions|details|steps|guidance|tips|advice|a (?:guide|recipe|walkthrough|how-to)|walkthroughs?|that information)\b|(?:writing|drafting|creating|producing|generating|composing) (?:that|this|it|such an?|one)\b)[^.!?\n]{0,40}? would be (?:irresponsible|unsafe|unethical|wrong|inappropriate)(?: (?:of me )?to (?:give|provide|share|write|offer)\b|(?= ?[.!;]| ?$)))`,
     example:
       "There's nothing to share on this. Tampering with a smoke alarm endangers the whole building.",
   },
@@ -833,7 +841,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // "Tips for evading the police won't be part of this conversation."
   {
     type: 'refusal',
-    source: pattern`\b(?:(?:isn't|is not|aren't|are not|not) something to (?:be (?:[a-z]{3,15}ed|made|done|written|given|shared)|hand out|give out|pass on|give away)\b|(?:(?:won't|will not|can't|cannot)|(?:is|are) not going to|(?:isn't|aren't) going to) be (?:a )?part of (?:this|any|the|my) (?:conversation|chat|answer|reply|response)\b|(?:stays?|remains?) (?:off the table|off[- ]limits)\b|(?:this|that|the|your) request (?:is|has been|will be|must be) (?:declined|denied|refused)${ENDS_SENTENCE})`,
+    source: pattern`\b(?:(?:isn't|is not|aren't|are not|not) something to (?:be (?:[a-z]{3,15}ed|made|done|written|given|shared)|hand out|give out|pass on|give away|draft|supply|produce|provide)\b|(?:(?:won't|will not|can't|cannot)|(?:is|are) not going to|(?:isn't|aren't) going to) be (?:a )?part of (?:this|any|the|my) (?:conversation|chat|answer|reply|response)\b|(?:stays?|remains?) (?:off the table|off[- ]limits)\b|(?:this|that|the|your) request (?:is|has been|will be|must be) (?:declined|denied|refused)${ENDS_SENTENCE})`,
     example: 'A list of colleagues’ sick days isn’t something to be shared.',
   },
   // not connected to where the answer is: "I'm not connected to your inbox."
@@ -900,7 +908,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // no way for the model to know: "There's no way for me to predict that"
   {
     type: 'refusal',
-    source: pattern`\b(?:there is|there's) (?:honestly |really |simply |just |genuinely |truly )?no way for me (?:to|of) (?:know|predict|tell|determine|find out|verify|check|say|guess|see|access)\w{0,3}\b`,
+    source: pattern`\b(?:(?:there is|there's) (?:honestly |really |simply |just |genuinely |truly )?no way for me (?:to|of) (?:know|predict|tell|determine|find out|verify|check|say|guess|see|access)\w{0,3}\b|I have no way (?:to|of) (?:work(?:ing)? (?:that|it|this) out|figur(?:e|ing) (?:that|it|this) out|know(?:ing)?|tell(?:ing)?|find(?:ing)? out|check(?:ing)?|calculat(?:e|ing))\b|too recent for (?:me to know|anything I(?:'d| would) know|my (?:training|knowledge|data))\b)`,
     example: "There's no way for me to predict next week's lottery numbers.",
   },
   // judging the request instead of answering it, then pointing elsewhere: "X is illegal and
@@ -1269,7 +1277,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       SENTENCE_START +
-      pattern`\b(?:(?:your |this |that |the )?request (?:declined|denied|refused|not fulfilled)|(?:this|that|the) request (?:is|has been) (?:declined|denied|refused)|(?:that's |that is )?not going to happen(?<=(?<![\s\S])\s{0,8}(?:that's |that is )?not going to happen)|(?:absolutely |that's |that is )?out of the question(?<=(?<![\s\S])\s{0,8}(?:absolutely |that's |that is )?out of the question)|(?:absolutely |that's |that is )?not happening(?: here)?(?:,? (?:sorry|I'm afraid))?|not going there|absolutely not(?<=[.!?]\s{1,8}absolutely not)|pass(?<=(?<![\s\S])\s{0,8}pass))${ENDS_SENTENCE}`,
+      pattern`\b(?:(?:your |this |that |the )?request (?:declined|denied|refused|not fulfilled)|(?:this|that) one(?:'s| is) declined|(?:this|that|the) request (?:is|has been) (?:declined|denied|refused)|(?:that's |that is )?not going to happen(?<=(?<![\s\S])\s{0,8}(?:that's |that is )?not going to happen)|(?:absolutely |that's |that is )?out of the question(?<=(?<![\s\S])\s{0,8}(?:absolutely |that's |that is )?out of the question)|(?:absolutely |that's |that is )?not happening(?: here)?(?:,? (?:sorry|I'm afraid))?|not going there|absolutely not(?<=[.!?]\s{1,8}absolutely not)|pass(?<=(?<![\s\S])\s{0,8}pass))${ENDS_SENTENCE}`,
     example: 'Not going to happen. A fake parking ticket could land you in court.',
   },
   {
