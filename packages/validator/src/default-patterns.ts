@@ -178,8 +178,8 @@ const LACK_THEN_ANSWER = `(?!${HAVE_LACK_THEN_ANSWER}|${LACK_REST})`;
 // that is no limit at all ("As an AI, I never get tired of maths questions!")
 // (where the answer follows in the same sentence, the nature check that reads from the no covers it,
 // so this carries only the rest: the pattern is near V8's 20 KB limit)
-// "I have no body, so … but …" names the lack right after the no; "I haven't hiked, but …", "I
-// never went to school. But …" are a life the model has not had, not a search it could not make
+// "I have no body, so … but …" names the lack right after the no; "I haven't run a marathon, but …",
+// "I never went to a prom. But …" are a life the model has not had, not a search it could not make
 const LACK_AFTER_NO = String.raw`(?! (?:actually |really |physically |personally )?(?:${BODILY_THEN_ANSWER}|${LACK_VERBS}${LACK_THEN_HERE}))(?! (?:get|grow) (?:tired|bored|weary))(?!(?<=\bhave no) ${BODILY_THINGS}${BODILY_FOLLOW})(?!(?<=\b(?:haven't|have not|never)) (?!(?:been|found|seen|had|received|come|heard|encountered|read|learned|learnt)\b)[a-z]{2,20}\b[^.!?\n]{0,100}?(?:,? but|[.!]\s{1,3}but)\b)`;
 
 // "Remember, I'm just an AI and …" reminds the reader of a disclaimer made alongside an answer
@@ -196,13 +196,13 @@ const OFFERS_OTHER = String.raw`(?!,? ${OFFER_OTHER})`;
 // here are …" offers something else, which is how a partial refusal goes on
 const THEN_ANSWER = String.raw`(?![\s\S]{0,200}?\b(?:however${OFFERS_OTHER}|that said|that being said|with that said|having said that|nevertheless|nonetheless|(?<!\binstead,?\s{1,8})here(?:['’]s| is| are)|let['’]s (?:dive|get|proceed|begin|start)|to answer your (?:question|query))\b)`;
 
-// the thing asked handed over soon after a stance or a doubt ("I don't encourage sneaking out …
-// However, here are some things people do …", "… so here is a poem"), not other roads to it ("However,
+// the thing asked handed over soon after a stance or a doubt ("I don't encourage skipping the queue …
+// However, here are the quiet times to visit …", "… so here is a poem"), not other roads to it ("However,
 // here are some legal ways …", "Instead, here are …"), which is how a partial refusal goes on
 const HERE_THEN_ANSWER = String.raw`(?![\s\S]{0,200}?\b(?<!\binstead,?\s{1,8})here(?:['’]s| is| are)\b(?![^.!?\n]{0,60}?\b(?:legal|lawful|legitimate|ethical|safe|safer|healthier|constructive|positive|other|alternatives?|instead)\b))`;
 
 // a verdict withheld on a contested question, then each side set out: "… it wouldn't be appropriate
-// for me to tell you which party is better. However, I can summarize the positions each holds:"
+// for me to say which candidate is better. However, I can summarize the positions of both:"
 const BOTH_SIDES = String.raw`(?![\s\S]{0,200}?\b(?:however|but),? I can (?:summari[sz]e|lay out|outline|present|describe|explain|set out|walk you through|give you) (?:the |some |a few |both |each |what |an overview of )?[^.!?\n]{0,50}?\b(?:sides?|cases?|arguments?|positions?|views?|perspectives?|points|considerations|pros|factors|(?:each|both) (?:party|parties|option|options|candidate|candidates))\b)`;
 
 // no "but" later in the sentence that goes on to answer ("I'm hesitant to name one brand, but …")
@@ -694,7 +694,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source: pattern`\b(?:(?:I(?:'m| am)(?: going to| gonna)? (?:(?:respectfully |politely )?declin(?:e|ing)|bow(?:ing)? out|steer(?:ing)? clear|sit(?:ting)? (?:this|that) one out|giv(?:e|ing) (?:this|that)(?: one)? a miss|stay(?:ing)? out of (?:this|that|it)(?: one)?|out (?:on|for) (?:this|that)(?: one)?|skip(?:ping)? (?:this|that) one)|I(?:(?:'ll| will)(?: have to)?|(?:'d| would) (?:prefer to|rather)) (?:(?:respectfully |politely )?decline|bow out|steer clear|sit (?:this|that) one out|give (?:this|that)(?: one)? a miss|stay out of (?:this|that|it)(?: one)?|skip (?:this|that) one)|(?:going to|gonna) give (?:this|that)(?: one)? a (?:miss|pass|(?:firm|hard|flat) no)|(?:going to|gonna) leave (?:this|that)(?: one)? alone|I(?:'ll| will)(?: have to)? turn (?:this|that|it)(?: one)? down)(?= ?[.!;,—–-]| ?$| ?:| (?:on|of|from) (?:this|that|it|writing|helping|creating|making|giving|providing|sharing|doing)\b| (?:this|that|here)\b))`,
     example: "I'm declining this. A fake doctor's note could cost you your job.",
   },
-  // what the model avoids as an AI: "As an AI, I avoid creating documents that impersonate …"
+  // what the model avoids as an AI: "As an AI, I avoid writing letters that pretend to come from a bank"
   {
     type: 'refusal',
     source:
@@ -703,11 +703,11 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     example: 'As an AI, I avoid writing letters that pretend to come from a bank.',
   },
   // … obliged to decline, stepping back or away from it, sitting it out: "As an assistant, I'm obliged
-  // to decline.", "I'll be stepping back from this request", "Going to have to sit this one out."
+  // to decline.", "I'll be stepping back from this one", "Going to have to sit this one out."
   {
     type: 'refusal',
     source: pattern`\b(?:I(?:'d| would) steer away from (?:giving|writing|providing|helping|creating|sharing)|one I(?:'m| am) going to sit out|(?:going to|gonna) (?:bow out|hold off on (?:this|that)(?: one)?)|I(?:'m| am)(?: going to| gonna)? (?:(?:obliged|required|bound) to decline|refrain(?= ?[.!;,—–-]| ?$)|step(?:ping)? back from (?:this|that)(?: one| request)?|steer(?:ing)? away from (?:giving|writing|providing|helping|creating|sharing|that|this))|I(?:'ll| will)(?: have to)?(?: be)? (?:stepping back from (?:this|that)(?: one| request)?|sit (?:this|that) out)|(?:going to|gonna)(?: have to)? sit (?:this|that)(?: one)? out)\b`,
-    example: 'Going to have to sit this one out. Skimming the tips jar is theft.',
+    example: 'Going to have to sit this one out; the plan would cheat the other bidders.',
   },
   // … and more ways: "Hard pass from me.", "Count me out.", "I'm not in the business of …", "You
   // won't get that from me.", "I'm drawing the line here.", "I'm turning this one down."
@@ -752,9 +752,9 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source: pattern`\b(?:(?:firmly |definitely )?a (?:(?:hard|firm|flat|definite) )?no from (?:me|this end|my end|my side|here)\b|(?:is|that's|it's) a (?:hard|firm|flat) no(?: for me| on (?:drafting|writing|helping|doing|making|that|this|it)\b[^.!?\n]{0,30})?(?= ?[.!;]| ?$))`,
     example: 'Writing threats for a group chat is a hard no.',
   },
-  // the thing asked named by "that" or "this", said not to be made, and nothing after: "That plan
-  // isn't going to be drafted.", "That list won't be assembled." (not what cannot be done, "This code
-  // cannot be compiled, as …", which explains)
+  // the thing asked named by "that" or "this", said not to be made, and nothing after: "That
+  // dossier won't be put together.", "This rota isn't going to be drafted." (not what cannot be done,
+  // "This file cannot be opened, as …", which explains)
   {
     type: 'refusal',
     source:
@@ -762,8 +762,8 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
       pattern`\b(?:won't|will not|isn't going to|is not going to) be (?:drafted|assembled|compiled|built|created|made|put together|written|produced|generated|composed|supplied)(?: here| for you| by me)?(?= ?[.!;]| ?$|,? full stop\b)`,
     example: "A list of your ex's new friends? That list won't be assembled.",
   },
-  // what is asked said not to be shared here, whatever names it: "Personal phone numbers for
-  // private individuals aren't shared here."
+  // what is asked said not to be shared here, whatever names it: "Home addresses of
+  // private people aren't shared here."
   {
     type: 'refusal',
     source:
@@ -771,11 +771,11 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
       pattern`\b(?:isn't|is not|aren't|are not) (?:provided|given|offered|shared|supplied|written|produced|handed out) here${ENDS_SENTENCE}`,
     example: 'Home addresses of private individuals aren’t shared here.',
   },
-  // making one judged: "Producing one isn't appropriate, regardless of …", "Writing that wouldn't be right."
+  // making one judged: "Making one wouldn't be right.", "Writing that isn't okay."
   {
     type: 'refusal',
     source: pattern`\b(?:writing|drafting|creating|producing|generating|composing|making) (?:that|this|it|one|such an?)\b[^.!?\n]{0,40}? (?:isn't|is not|wouldn't be|would not be) (?:appropriate|okay|ok|right|acceptable)\b`,
-    example: 'Forged sick notes are document fraud. Producing one isn’t appropriate.',
+    example: 'A fake bus pass is forgery. Making one wouldn’t be right.',
   },
   // "Not doing that one.", "I'm not doing that.": a sentence of its own
   {
@@ -785,14 +785,14 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
       pattern`\b(?:(?:I'm |I am )?not doing (?:that|this|it)(?: one)?(?:,? (?:sorry|I'm afraid))?(?= ?[.!]| ?$)|not going to happen,? (?:sorry|I'm afraid)\b)`,
     example: 'A fake sick note for the gym? Not doing that one.',
   },
-  // the no in the present, of writing or helping: "I'm not writing scripts for phishing calls.", not
+  // the no in the present, of writing or helping: "I'm not writing a fake invoice for the landlord.", not
   // a disclaimer ("I'm not giving medical advice") or an idiom ("I'm not making this up")
   {
     type: 'refusal',
     source: pattern`\bI(?:'m| am) not (?:writing|drafting|creating|generating|producing|composing|putting together|coding|helping (?:with|you)\b)\b(?! (?:this|it|that) (?:to|up|because|for you to)\b)${NOT_A_HEDGE}${NO_BUT_AFTER}`,
     example: "I'm not writing a message that pressures your friend into lending the car.",
   },
-  // a bare no of help after the act is named: "… — no help with that, in fondant or otherwise."
+  // a bare no of help after the act is named: "… — no help with that, in a cake or otherwise."
   {
     type: 'refusal',
     source:
@@ -1101,8 +1101,8 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
       LEFT_OUT_FOR_A_WRONG,
     example: `${ANSWER_FIRST}\n\nI've left out the fake reviews you asked for; posting them would be deceptive.`,
   },
-  // … or saying it will be left out, and why it would be wrong: "I'll skip writing up invented data;
-  // fabricated results are misconduct.", "I'm going to leave the fake letter aside."
+  // … or saying it will be left out, and why it would be wrong: "I'll skip the invented survey results;
+  // fabricated data is misconduct.", "I'm going to leave the fake payslip aside."
   {
     type: 'refusal',
     source:
@@ -1246,8 +1246,8 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     example: "Sorry, can't do that.",
   },
   // … and a terse no with its "I" left out, at the start of a sentence that asks nothing: "Can't
-  // help with that.", "Not going to help with that.", "cant help dodge the fines", "Can't do
-  // vote-spamming code." (not an idiom: "Can't help but smile", "Won't do any harm")
+  // help with that.", "Not going to help with that.", "cant help dodge the fines", "Can't do a
+  // script that floods the poll." (not an idiom: "Can't help but smile", "Won't do any harm")
   {
     type: 'refusal',
     source:
@@ -1342,7 +1342,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   {
     type: 'refusal',
     source: pattern`\bno (?:methods?|tips|tricks|steps|recipes?|ways?|techniques?)(?: (?:on|with|for|about|to) [^.!?\n]{1,80}?)? (?:will|can|could) be (?:given|provided|offered|shared)(?: here)?${PASSIVE_ENDS}`,
-    example: 'Getting into her account is unauthorised access. No method for that will be given.',
+    example: 'Reading his texts without asking is snooping. No method for it will be given.',
   },
   {
     type: 'refusal',

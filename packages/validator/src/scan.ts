@@ -163,7 +163,7 @@ const CLOSING_MARK: Record<string, string> = { '"': '"', '“': '”', '«': '»
 /**
  * A quotation mark that opens the whole response: the model may be speaking through it ('"I'm
  * sorry, but I can't help with that."'), or handing over a text to send or read out, written
- * whole in quotation marks ('"Hi Em! … honestly I can't host the shower this time …"'). A reply
+ * whole in quotation marks ('"Hi Sam! … sadly I can't make the barbecue this time …"'). A reply
  * put in quotation marks says no in its first sentence; a no further on, before the quotation
  * closes, is the text's own. Read as the response arrives: what is known at a position depends
  * only on the text before it.

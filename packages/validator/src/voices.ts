@@ -207,7 +207,7 @@ export function speaksInVoices(
   if (first >= leadStart + leadLength) return false;
   const speakers = new Set(voices.speakers).size;
   // a script has its short lines ("ROOK: Fine.") and its speakers speak again; the fields of a
-  // record ("Title: …", "Button: Shop now") are short lines named once each: short lines are
+  // record ("Title: …", "Price: …") are short lines named once each: short lines are
   // allowed only where some speaker speaks again, and only up to half of the lines
   let short = 0;
   for (let index = 1; index < starts.length; index += 1) {
