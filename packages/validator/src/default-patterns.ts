@@ -212,7 +212,8 @@ const NO_BUT_AFTER = String.raw`(?![^.!?\n]{0,120}?,? but\b)`;
 const ENDS_SENTENCE = String.raw`(?= ?[.!;]| ?$)`;
 
 // where a sentence starts: the text's start, after ".", "!", "?" or ":" and blanks, or a new line
-const SENTENCE_START = String.raw`(?<=(?:(?<![\s\S])|[.!?:]\s{1,8}|\n\s{0,8}))`;
+const SENTENCE_OPENING = String.raw`(?:(?<![\s\S])|[.!?:]\s{1,8}|\n\s{0,8})`;
+const SENTENCE_START = `(?<=${SENTENCE_OPENING})`;
 
 // a no in the passive: "… will not be provided", "… can't be written here" (the sentence ends there)
 const NOT_TO_BE_GIVEN = String.raw`(?:(?:isn't|is not|aren't|are not) (?:provided|given|offered|shared|supplied|written|produced|generated)(?: here|(?=,? (?:[a-z]{3,15} or otherwise|whatever the|for any reason)\b))|(?:won't|will not|can't|cannot|can not|isn't going to|is not going to|is not able to|isn't able to) be (?:provided|given(?: out)?|handed out|passed on|shared|created|written|drafted|composed|produced|generated|offered|answered|done|fulfilled|processed|completed|supplied|made|assisted(?: with)?|helped with|accommodated|granted)(?: here| for you)?)`;
@@ -225,7 +226,8 @@ const WRITTEN_THING =
 const COURTESY = String.raw`(?:(?<![\s\S])|[.!?]\s{1,8}|\n\s{0,8})(?:sorry|unfortunately|regrettably|apologies|my apologies)(?:,|,? but)\s{1,8}`;
 // … or the reply's first words, with or without a courtesy before them
 const COURTESY_OR_START = `(?<=(?:(?<![\\s\\S])|${COURTESY}))`;
-const CLAUSE_START = String.raw`(?<=(?:(?<![\s\S])|[.!?:;]\s{1,8}|\n\s{0,8}|,?\s{1,8}(?:and|so)\s{1,8}|${COURTESY}))`;
+const CLAUSE_OPENING = String.raw`(?:(?<![\s\S])|[.!?:;]\s{1,8}|\n\s{0,8}|,?\s{1,8}(?:and|so)\s{1,8}|${COURTESY})`;
+const CLAUSE_START = `(?<=${CLAUSE_OPENING})`;
 // … where the sentence ends, or goes on only to say why: ", as it would …", " because …"
 const PASSIVE_ENDS = String.raw`(?= ?[.!;]| ?$|,? full stop\b|,? (?:[a-z]{3,15} or otherwise|whatever the|for any reason)\b|,? in any (?:form|way)\b|,? (?:as|because|since|given that|due to|regardless of|even (?:if|in|when|within|as)|no matter|under any|in any (?:form|way|case|context)) |,? and (?:it |they |that )?(?:would|could|might|may|can|will|is|poses?|puts?|risks?) )`;
 
@@ -758,7 +760,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   {
     type: 'refusal',
     source:
-      String.raw`(?<=(?:(?<![\s\S])|[.!?:]\s{1,8}|\n\s{0,8})(?:that|this|such an?)\s{1,8}(?:[a-z-]{2,20}\s{1,8}){0,2})` +
+      String.raw`(?<=${SENTENCE_OPENING}(?:that|this|such an?)\s{1,8}(?:[a-z-]{2,20}\s{1,8}){0,2})` +
       pattern`\b(?:won't|will not|isn't going to|is not going to) be (?:drafted|assembled|compiled|built|created|made|put together|written|produced|generated|composed|supplied)(?: here| for you| by me)?(?= ?[.!;]| ?$|,? full stop\b)`,
     example: "A list of your ex's new friends? That list won't be assembled.",
   },
@@ -1372,7 +1374,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       // up to two words may come before the noun ("Synthesis routes for …", "Detailed steps to …")
-      String.raw`(?<=(?:(?<![\s\S])|[.!?:;]\s{1,8}|\n\s{0,8}|,?\s{1,8}(?:and|so)\s{1,8}|${COURTESY})(?:[A-Za-z-]{3,20}\s{1,8}){0,2})` +
+      String.raw`(?<=${CLAUSE_OPENING}(?:[A-Za-z-]{3,20}\s{1,8}){0,2})` +
       pattern`\b(?:(?:information|instructions|details|guidance|advice|steps|directions|tips|methods|ways|techniques|tricks|strategies|tactics|routes|recipes|procedures|guides|walkthroughs|tutorials) (?:on|about|for|to) [^.!?\n]{1,80}? ${NOT_TO_BE_GIVEN}|(?:that|this|such) information (?:isn't|is not) available(?: to me| here)?)${PASSIVE_ENDS}`,
     example: 'Information on how to disable one cannot be given.',
   },
