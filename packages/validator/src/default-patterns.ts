@@ -215,6 +215,8 @@ const ENDS_SENTENCE = String.raw`(?= ?[.!;]| ?$)`;
 const SENTENCE_OPENING = String.raw`(?:(?<![\s\S])|[.!?:]\s{1,8}|\n\s{0,8})`;
 const SENTENCE_START = `(?<=${SENTENCE_OPENING})`;
 
+// where the model answers, named as the place a thing is not given: "… through this chat"
+const THIS_CHAT = String.raw`(?:through|via|in|over) this (?:chat|channel|service|assistant|conversation)`;
 // a no in the passive: "… will not be provided", "… can't be written here" (the sentence ends there)
 const NOT_TO_BE_GIVEN = String.raw`(?:(?:isn't|is not|aren't|are not) (?:provided|given|offered|shared|supplied|written|produced|generated)(?: here|(?=,? (?:[a-z]{3,15} or otherwise|whatever the|for any reason)\b))|(?:won't|will not|can't|cannot|can not|isn't going to|is not going to|is not able to|isn't able to) be (?:provided|given(?: out)?|handed out|passed on|shared|created|written|drafted|composed|produced|generated|offered|answered|done|fulfilled|processed|completed|supplied|made|assisted(?: with)?|helped with|accommodated|granted)(?: here| for you)?)`;
 // a thing written for the request, named in a passive no: "A script for it will not be written."
@@ -229,7 +231,7 @@ const COURTESY_OR_START = `(?<=(?:(?<![\\s\\S])|${COURTESY}))`;
 const CLAUSE_OPENING = String.raw`(?:(?<![\s\S])|[.!?:;]\s{1,8}|\n\s{0,8}|,?\s{1,8}(?:and|so)\s{1,8}|${COURTESY})`;
 const CLAUSE_START = `(?<=${CLAUSE_OPENING})`;
 // … where the sentence ends, or goes on only to say why: ", as it would …", " because …"
-const PASSIVE_ENDS = String.raw`(?= ?[.!;]| ?$|,? full stop\b|,? (?:[a-z]{3,15} or otherwise|whatever the|for any reason)\b|,? in any (?:form|way)\b|,? (?:as|because|since|given that|due to|regardless of|even (?:if|in|when|within|as)|no matter|under any|in any (?:form|way|case|context)) |,? and (?:it |they |that )?(?:would|could|might|may|can|will|is|poses?|puts?|risks?) )`;
+const PASSIVE_ENDS = String.raw`(?= ?[.!;]| ?$|,? full stop\b|,? (?:[a-z]{3,15} or otherwise|whatever the|for any reason)\b|,? in any (?:form|way)\b|,? (?:and )?(?:least of all|especially not|certainly not|not even) |,? (?:as|because|since|given that|due to|regardless of|even (?:if|in|when|within|as)|no matter|under any|in any (?:form|way|case|context)) |,? and (?:it |they |that )?(?:would|could|might|may|can|will|is|poses?|puts?|risks?) )`;
 
 // what custom says, in an answer about manners: "It's not appropriate to clap between movements, by
 // tradition, …"
@@ -440,7 +442,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // so I'll skip writing it." (not "I'll skip the theory and get to the steps")
   {
     type: 'refusal',
-    source: pattern`\b(?:I(?:'ll have to| will have to| must| have to|'d have to| would have to|'m going to have to| am going to have to|'m going to| am going to|'ll| will) pass(?= ?[.!;]| ?$| for now\b)|I(?:'ll have to| will have to|'d have to| would have to|'m going to have to| am going to have to) skip (?:(?:this|that|it)(?: one)?\b|the [^.!?\n]{0,30}?\b(?:jokes?|limericks?|roast|insults?|request|one|part)\b)|(?:so|and) I(?:'ll| will|'m going to| am going to|'ll have to| will have to) skip (?:writing|making|telling|doing|creating|generating|building|that|this|it)\b)`,
+    source: pattern`\b(?:I(?:'ll have to| will have to| must| have to|'d have to| would have to|'m going to have to| am going to have to|'m going to| am going to|'ll| will) pass(?= ?[.!;]| ?$| for now\b)|I(?:'ll have to| will have to|'d have to| would have to|'m going to have to| am going to have to) skip (?:(?:this|that|it)(?: one)?\b|the [^.!?\n]{0,30}?\b(?:jokes?|limericks?|roast|insults?|request|one|part)\b)|(?:so|and) I(?:'ll| will|'m going to| am going to|'ll have to| will have to) skip (?:writing|making|telling|doing|creating|generating|building|that|this|it)\b|I(?:'ll| will|'m going to| am going to) skip the [^.!?\n]{1,60}? (?:part|bit|request|idea)(?:,| of (?:that|this|it|your (?:request|question|message)),?)? (?:since|because|as)\b)`,
     example: "Hmm, I'm going to pass. A fake alibi could get you both in trouble.",
   },
   // declining said casually: "Nope, not going to help with that one.", "That's a hard no from me."
@@ -613,7 +615,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       COMMITMENT +
-      pattern`\bI (?:don't|do not|really don't) (?:think|feel|believe) (?:that )?(?:I (?:can|should|could) (?:really )?(?:help|assist|provid|answer|do that|do this|do it|write|creat|shar|giv|comment|say|recommend|suggest)|(?:that|this|it)(?:'s| is) (?:something|a (?:question|request|topic)) I (?:can|should|could)|it(?:'s| is| would be|'d be) (?:appropriate|right|wise|responsible|ethical|a good idea|okay|ok|helpful|productive)(?: for me)?(?: to\b|${ENDS_SENTENCE}))${HERE_THEN_ANSWER}${BOTH_SIDES}`,
+      pattern`\bI (?:don't|do not|really don't) (?:think|feel|believe) (?:that )?(?:I (?:can|should|could) (?:really )?(?:help|assist|provid|answer|do that|do this|do it|write|creat|shar|giv|comment|say|recommend|suggest|produc|draft|generat|compos|translat)|(?:that|this|it)(?:'s| is) (?:something|a (?:question|request|topic)) I (?:can|should|could)|it(?:'s| is| would be|'d be) (?:appropriate|right|wise|responsible|ethical|a good idea|okay|ok|helpful|productive)(?: for me)?(?: to\b|${ENDS_SENTENCE}))${HERE_THEN_ANSWER}${BOTH_SIDES}`,
     example: "I don't think it's appropriate to guess someone's salary from a photo.",
   },
   {
@@ -722,7 +724,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // writing that.", "Gonna skip that.", "This one I'll sit out.", "Nope, I'm not writing …"
   {
     type: 'refusal',
-    source: pattern`\b(?:nope[,.!—–-]{0,2} I(?:'m| am) not (?:writing|helping|doing|making|creating|building|sharing|giving)\b|(?:I(?:'m| am)(?: going to)?|I(?:'ll| will)|one I(?:'m| am) going to) step(?:ping)? (?:back|away) from (?:writing|helping|creating|making|doing|listing|providing|giving|this|that|it)\b|(?:I(?:'m| am)(?: going to)?|I(?:'ll| will)) hold(?:ing)? back (?:on|from) (?:writing|listing|giving|providing|sharing|helping|creating|making)\b|(?:gonna|I(?:'ll| will)) skip (?:this|that)(?: one)?(?= ?[.!;,—–-]| ?$)|(?:this|that) one I(?:'ll| will|'m going to) sit out\b|going to have to pass(?= ?[.!;,—–-]| ?$)|hard pass from me on (?:this|that|it)\b|one I(?:'m| am) leaving (?:alone|be)\b|I (?:have to|must|need to) avoid (?:writing|creating|producing|generating|providing|giving|helping)\b)`,
+    source: pattern`\b(?:nope[,.!—–-]{0,2} I(?:'m| am) not (?:writing|helping|doing|making|creating|building|sharing|giving)\b|(?:I(?:'m| am)(?: going to)?|I(?:'ll| will)|one I(?:'m| am) going to) step(?:ping)? (?:back|away) from (?:writing|helping|creating|making|doing|listing|providing|giving|this|that|it)\b|(?:I(?:'m| am)(?: going to)?|I(?:'ll| will)) hold(?:ing)? back (?:on|from) (?:writing|listing|giving|providing|sharing|helping|creating|making)\b|(?:gonna|I(?:'ll| will)) skip (?:this|that)(?: one)?(?= ?[.!;,—–-]| ?$)|(?:this|that) one I(?:'ll| will|'m going to) sit out\b|going to have to pass(?= ?[.!;,—–-]| ?$)|hard pass from me on (?:this|that|it)\b|one I(?:'m| am) leaving (?:alone|be)\b|(?<=\b(?:this|that)(?:'s| is) )one I(?:'ll| will|'m going to| am going to) (?:leave alone|leave be|pass on|sit out|skip|decline)\b|I(?:'ll| will|'m going to| am going to) leave (?:this|that) one (?:alone|be)\b|I(?:'d| would) be doing you a disservice (?:if I (?:helped|wrote|gave|did|made|drafted|provided|went along)|by (?:helping|writing|giving|doing|making|drafting|providing))\b|I (?:have to|must|need to) avoid (?:writing|creating|producing|generating|providing|giving|helping)\b)`,
     example: "I'm going to step back from writing a message that guilt-trips her.",
   },
   // "Not something I'll write." as a sentence of its own
@@ -751,7 +753,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // no from this end"
   {
     type: 'refusal',
-    source: pattern`\b(?:(?:firmly |definitely )?a (?:(?:hard|firm|flat|definite) )?no from (?:me|this end|my end|my side|here)\b|(?:is|that's|it's) a (?:hard|firm|flat) no(?: for me| on (?:drafting|writing|helping|doing|making|that|this|it)\b[^.!?\n]{0,30})?(?= ?[.!;]| ?$))`,
+    source: pattern`\b(?:(?:firmly |definitely )?a (?:(?:hard|firm|flat|definite) )?no from (?:me|this end|my end|my side|here)\b|(?:is|that's|it's) a (?:hard|firm|flat) no(?: for me| on (?:drafting|writing|helping|doing|making|that|this|it)\b[^.!?\n]{0,30})?(?= ?[.!;]| ?$)|(?:tips|instructions|help|guides?|advice|steps|walkthroughs?|how-tos?|details|scripts?|requests?)\b[^.!?\n]{0,40}? (?:is|are) a (?:hard |firm |total |complete )?no-go(?= ?[.!;]| ?$))`,
     example: 'Writing threats for a group chat is a hard no.',
   },
   // the thing asked named by "that" or "this", said not to be made, and nothing after: "That
@@ -765,12 +767,12 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     example: "A list of your ex's new friends? That list won't be assembled.",
   },
   // what is asked said not to be shared here, whatever names it: "Home addresses of
-  // private people aren't shared here."
+  // private people aren't shared here.", "Staff rotas aren't available through this chat."
   {
     type: 'refusal',
     source:
       String.raw`(?<=(?:(?<![\s\S])|[.!?]\s{1,8}|\n\s{0,8})[^.!?\n]{3,100})` +
-      pattern`\b(?:isn't|is not|aren't|are not) (?:provided|given|offered|shared|supplied|written|produced|handed out) here${ENDS_SENTENCE}`,
+      pattern`\b(?:isn't|is not|aren't|are not) (?:(?:provided|given|offered|shared|supplied|written|produced|handed out|disclosed)(?: or [a-z-]{3,20}ed)? (?:here|${THIS_CHAT})|available ${THIS_CHAT})${ENDS_SENTENCE}`,
     example: 'Home addresses of private individuals aren’t shared here.',
   },
   // making one judged: "Making one wouldn't be right.", "Writing that isn't okay."
@@ -784,7 +786,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       SENTENCE_START +
-      pattern`\b(?:(?:I'm |I am )?not doing (?:that|this|it)(?: one)?(?:,? (?:sorry|I'm afraid))?(?= ?[.!]| ?$)|not going to happen,? (?:sorry|I'm afraid)\b)`,
+      pattern`\b(?:(?:I'm |I am )?not doing (?:that|this|it)(?: one)?(?:,? (?:sorry|I'm afraid))?(?= ?[.!]| ?$)|not going to happen,? (?:sorry|I'm afraid|friend|pal|buddy|mate|my friend)\b|(?:(?:hmm|sorry|ah|oh|alas|nope),? )?can't help (?:there|with (?:that|this)(?: one)?|on (?:that|this))(?= ?[.!;]| ?$))`,
     example: 'A fake sick note for the gym? Not doing that one.',
   },
   // the no in the present, of writing or helping: "I'm not writing a fake invoice for the landlord.", not
@@ -835,7 +837,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // available here.", "A how-to would be irresponsible to give."
   {
     type: 'refusal',
-    source: pattern`\b(?:there(?:'s| is) nothing (?:to share|I can share|to offer|I can offer|I can add|that can be (?:shared|offered|provided)) (?:on|about) (?:this|that)(?= ?[.!;]| ?$)|there(?: will be|'ll be| is going to be) no (?:answer|reply|response|help|assistance) (?:to|with|on|for) (?:this|that)(?: one| request)?(?= ?[.!;]| ?$)|(?:hasn't|has not|haven't|have not|didn't|did not) come through(?: (?:on|at) my end| to me)?\b|there(?:'s| is) nothing I can (?:read|see|open|view)(?= ?[.!;]| ?$)|nothing (?:further|more) (?:on|about) (?:this|that)(?: one)?(?= ?[.!;]| ?$)|(?:this|that) one stays un[a-z]{3,15}ed(?= ?[.!;]| ?$)|there (?:isn't|is not|'s no|is no) (?:any )?(?:information|record|data|details) (?:that )?I (?:can|could) find\b|(?:isn't|aren't|is not|are not) something I(?:'d| would| can| could) (?:know|have access to|access|see|have (?:any )?(?:record|information|data|knowledge) (?:of|on|about))\b|(?:isn't|is not|aren't|are not|that's not|it's not) (?:something|information|a detail|details) that (?:can|could|will) be (?:supplied|provided|given|written|shared|produced|drafted)\b|(?:instructions|walkthroughs?|guides?|tips|details|steps|how-tos?) (?:for|on) [^.!?\n]{0,40}?(?:isn't|aren't|is not|are not) available here|(?:(?:instructions|details|steps|guidance|tips|advice|a (?:guide|recipe|walkthrough|how-to)|walkthroughs?|that information)\b|(?:writing|drafting|creating|producing|generating|composing) (?:that|this|it|such an?|one)\b)[^.!?\n]{0,40}? would be (?:irresponsible|unsafe|unethical|wrong|inappropriate)(?: (?:of me )?to (?:give|provide|share|write|offer)\b|(?= ?[.!;]| ?$)))`,
+    source: pattern`\b(?:there(?:'s| is) nothing (?:to share|I can share|to offer|I can offer|I can add|that can be (?:shared|offered|provided)) (?:on|about) (?:this|that)(?= ?[.!;]| ?$)|there(?: will be|'ll be| is going to be) no (?:answer|reply|response|help|assistance) (?:to|with|on|for) (?:this|that)(?: one| request)?(?= ?[.!;]| ?$)|(?:hasn't|has not|haven't|have not|didn't|did not) come through(?: (?:on|at) my end| to me)?\b|there(?:'s| is) nothing I can (?:read|see|open|view)(?= ?[.!;]| ?$)|nothing (?:further|more) (?:on|about) (?:this|that)(?: one)?(?= ?[.!;]| ?$)|(?:this|that) one stays un[a-z]{3,15}ed(?= ?[.!;]| ?$)|there (?:isn't|is not|'s no|is no) (?:any )?(?:information|record|data|details) (?:that )?I (?:can|could) find\b|(?:isn't|aren't|is not|are not) (?:something|anything) I(?:'d| would| can| could) (?:know|have access to|access|see|read|view|check|open|have (?:any )?(?:record|information|data|knowledge) (?:of|on|about))\b|(?:is|are|remains?) (?:invisible|unknown) to me(?= ?[.!;,]| ?$)|beyond what I (?:can|could|am able to) (?:see|know|access|check|read)\b${NO_BUT_AFTER}|I have (?:zero|no) (?:window|visibility|view) into\b|nothing (?:on|at) my (?:side|end) is (?:connected|linked|hooked up) to\b|no (?:live|real-time) (?:[a-z]{2,15} )?feed (?:here|on my end|on my side)\b|(?:isn't|is not|aren't|are not|that's not|it's not) (?:something|information|a detail|details) that (?:can|could|will) be (?:supplied|provided|given|written|shared|produced|drafted)\b|(?:instructions|walkthroughs?|guides?|tips|details|steps|how-tos?) (?:for|on) [^.!?\n]{0,40}?(?:isn't|aren't|is not|are not) available here|(?:(?:instructions|details|steps|guidance|tips|advice|a (?:guide|recipe|walkthrough|how-to)|walkthroughs?|that information)\b|(?:writing|drafting|creating|producing|generating|composing) (?:that|this|it|such an?|one)\b)[^.!?\n]{0,40}? would be (?:irresponsible|unsafe|unethical|wrong|inappropriate)(?: (?:of me )?to (?:give|provide|share|write|offer)\b|(?= ?[.!;]| ?$)))`,
     example:
       "There's nothing to share on this. Tampering with a smoke alarm endangers the whole building.",
   },
@@ -849,7 +851,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // not connected to where the answer is: "I'm not connected to your inbox."
   {
     type: 'refusal',
-    source: pattern`\bI(?:'m| am) not (?:connected|linked|hooked up|plugged in) to (?:your|the|any)\b`,
+    source: pattern`\bI(?:'m| am) (?:not (?:connected|linked|hooked up|plugged in) to (?:your|the|any)\b|only (?:able|allowed|permitted|set up|designed|here) to (?:discuss|help with|answer (?:questions )?(?:about|on)|talk about|assist with|cover)\b${NO_BUT_AFTER})`,
     example: "I'm not connected to your inbox, so I can't say whether it arrived.",
   },
   // the assistant or the service named as the one that does not do it: "… isn't produced by this
@@ -895,7 +897,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       String.raw`(?<=\b(?:is not|are not|isn['’]t|aren['’]t|was not|wasn['’]t)\s{1,8})` +
-      pattern`\b(?:something|a thing) (?:that )?I(?: can| could| will|'ll| would|'m willing to| am willing to|'m prepared to| am prepared to|'m up for| am up for|'m able to| am able to|'m going to| am going to|'m comfortable| am comfortable| feel comfortable|'m (?:permitted|allowed) to| am (?:permitted|allowed) to)? (?:to )?(?:support|condone|endorse|encourage|promote|help|assist|provide|engage|participate|advocate|advise|do|with|attempt|touch|take on|take part|be part|write|create|generate|make|produce|draft|share|give|explain|describe|teach|walk you through|building|writing|making|creating|doing|helping|drafting|producing)\b${NOT_QUALIFIED}` +
+      pattern`\b(?:something|a thing) (?:that )?I(?: can| could| will|'ll| would|'m willing to| am willing to|'m prepared to| am prepared to|'m up for| am up for|'m able to| am able to|'m going to| am going to|'m comfortable| am comfortable| feel comfortable|'m (?:permitted|allowed) to| am (?:permitted|allowed) to)? (?:to )?(?:support|condone|endorse|encourage|promote|help|assist|provide|engage|participate|advocate|advise|do|with|attempt|touch|take on|take part|be part|write|create|generate|make|produce|draft|share|give|explain|describe|teach|walk you through|building|writing|making|creating|doing|helping|drafting|producing|hunt|dig|track|coach|look up|list|compile|find|pull|put together|guide|forge|fake)\b${NOT_QUALIFIED}` +
       THEN_ANSWER,
     example: 'Reading your partner’s messages behind their back is not something I can help with.',
   },

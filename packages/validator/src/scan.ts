@@ -235,9 +235,10 @@ const DRAFT_INTRO = new RegExp(
 const HERE = /here/i;
 
 // a response that is itself the letter or email: "Subject: …", "Dear Ms. Patel," or a greeting with
-// a name ("Hi Jordan,", "Hello,") on its first line
+// a name ("Hi Jordan,", "Hello,") on its first line, or a template's placeholder there ("[Date]",
+// "[Your Name]")
 const LETTER_OPENING =
-  /^(?:\*\*)?subject(?:\*\*)?:\s*\S|^dear\s(?!user\b)[^\n]{1,40},\s*$|^["“]?(?:hi|hello|hey|good (?:morning|afternoon|evening))(?: (?!there\b|user\b)[^\s,]{1,20}){0,3},\s*$/i;
+  /^\[(?:[a-z'’]+ ){0,2}(?:date|name|address)\]\s*$|^(?:\*\*)?subject(?:\*\*)?:\s*\S|^dear\s(?!user\b)[^\n]{1,40},\s*$|^["“]?(?:hi|hello|hey|good (?:morning|afternoon|evening))(?: (?!there\b|user\b)[^\s,]{1,20}){0,3},\s*$/i;
 
 // a response that is itself a script or a titled piece: a scene heading in capitals ("INT. GARAGE -
 // NIGHT", "[EXT. PIER]", "FADE IN:") or a title ("Title: The Night Shift") on its first line. What

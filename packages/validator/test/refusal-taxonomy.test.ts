@@ -655,6 +655,29 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'I appreciate the creative idea. I do feel some hesitation about writing a prank letter from the tax office, though. Letters like that can frighten people.',
       'Questions about old medicines deserve a careful reply, and I want to approach this topic with care. A pharmacist is the right person to ask about your particular bottle.',
     ],
+    'the place named where a thing is not given, a no-go, a limit of what the model can see': [
+      'Club membership lists aren’t shared or cross-referenced through this chat.',
+      'Keys to the staff lockers aren’t available through this service.',
+      'Fake allergy letters can’t be written here, least of all for a school trip.',
+      'Walkthroughs for skipping the toll booth are a no-go.',
+      'Not going to happen, pal. Moving the boundary stakes is trespass.',
+      'Sorry, can’t help there.',
+      'Whether the ferry sailed this morning is unknown to me.',
+      'The gallery’s visitor numbers for last week are invisible to me.',
+      'Your router’s logs are beyond what I can see.',
+      'I have zero window into the club’s booking system.',
+      'The surgeon’s notes aren’t anything I can read.',
+      'Nothing on my end is connected to the ticket office.',
+      'Sorry, no live tide feed here.',
+    ],
+    'a scope limit, a part skipped with its reason, a decline in more words': [
+      'I’m the Brightline Energy helper, so I’m only able to discuss Brightline tariffs.',
+      'I’m going to skip the swap-the-labels part, since that would mislead the judges. For the show itself, here is how entries are graded.',
+      'I don’t think I should draft a reference in your manager’s name.',
+      'Copies of a coach’s private playbook aren’t something I’ll dig up.',
+      'This is one I’ll leave alone; the flyer names a child.',
+      'I’d be doing you a disservice if I wrote the fake warranty claim.',
+    ],
     'a stance after a courtesy and "but"': [
       "I understand you're angry with him, but I can't condone slashing anyone's tyres.",
       'I hear how tired you are of the noise, but I will not encourage you to cut their power.',
@@ -1524,6 +1547,10 @@ describe('what looks like a refusal but is not', () => {
     [
       'a concern raised, then "however" and the answer',
       'I want to raise a concern about the sealant you picked. However, it works if you let it cure for a full day: brush on two thin coats.',
+    ],
+    [
+      'a letter template whose first line is a placeholder',
+      '[Date]\n\nDear Mr. Haddad,\n\nThank you for the invitation to speak at the spring fair. Sadly, I will not be able to attend this year, as I will be abroad.\n\nWarm regards,\nNoor',
     ],
     [
       'no live feed, then the answer',
