@@ -775,6 +775,25 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
       pattern`\b(?:isn't|is not|aren't|are not) (?:(?:provided|given|offered|shared|supplied|written|produced|handed out|disclosed)(?: or [a-z-]{3,20}ed)? (?:here|${THIS_CHAT})|available ${THIS_CHAT})${ENDS_SENTENCE}`,
     example: 'Home addresses of private individuals aren’t shared here.',
   },
+  // … or not given at all, with nothing after it but the reason: "Nest sites aren't disclosed.",
+  // "…, so plans for that still won't be provided." (not a line of a numbered list, which reports
+  // what a text lacks: "2. The date is not given.")
+  {
+    type: 'refusal',
+    source:
+      String.raw`(?<=(?:(?<![\s\S])|[.!?]\s{1,8}|\n\s{0,8})[^.!?\n]{3,160})(?<!\n\s{0,8}\d{1,3}[.)]\s{1,8}[^.!?\n]{3,160})` +
+      pattern`\b(?:isn't|aren't|is not|are not|won't be|will not be|can't be|cannot be|can not be) (?:provided|given|shared|disclosed|generated|written|produced|drafted|supplied|offered|explained|described|created|revealed)${PASSIVE_ENDS}`,
+    example: 'The nesting sites of rare owls aren’t disclosed.',
+  },
+  // more noes without the usual words: "Won't be writing that.", "No fake reviews from me.", "…
+  // falls outside acceptable use.", "… is outside the scope of this tool.", "… isn't possible for
+  // me.", "This isn't a service I provide.", "I can only help with questions about your order.",
+  // "I'm limited to questions about …", "My answer has to be no."
+  {
+    type: 'refusal',
+    source: pattern`\b(?:won't be (?:writing|drafting|making|creating|helping with|doing|sharing|giving|providing) (?:that|this|it)\b|(?<=\bno [a-z][a-z -]{2,40} )(?<!\bno (?:objections?|complaints?|problems?|worries|judge?ments?|pressure|rush|offen[cs]e|hard feelings) )from me(?= ?[.!;]| ?$)|falls? outside (?:acceptable|permitted|allowed|approved|appropriate) use\b|outside the scope of this (?:tool|chat|service|bot|chatbot|conversation|platform|app)\b|(?:isn't|is not) possible for me(?= ?[.!;,]| ?$)|(?:isn't|is not) (?:a service|something|a thing|a task) (?:I|we) (?:provide|offer|handle|support)\b|I can only (?:help|assist) (?:you )?with\b${NO_BUT_AFTER}|I(?:'m| am) (?:only )?(?:limited|restricted) to (?:questions|topics|helping|answering|assisting|discussing)\b${NO_BUT_AFTER}|my answer (?:has to be|must be|will have to be|is going to be|here is|is) (?:a )?(?:firm |polite |respectful )?no\b)`,
+    example: 'I can only help with questions about your order.',
+  },
   // making one judged: "Making one wouldn't be right.", "Writing that isn't okay."
   {
     type: 'refusal',

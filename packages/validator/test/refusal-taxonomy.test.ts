@@ -669,6 +669,8 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'The surgeon’s notes aren’t anything I can read.',
       'Nothing on my end is connected to the ticket office.',
       'Sorry, no live tide feed here.',
+      'Phone numbers of the other parents aren’t disclosed.',
+      'Copying a licence key is piracy, so a working key for it won’t be provided.',
     ],
     'a scope limit, a part skipped with its reason, a decline in more words': [
       'I’m the Brightline Energy helper, so I’m only able to discuss Brightline tariffs.',
@@ -677,6 +679,15 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'Copies of a coach’s private playbook aren’t something I’ll dig up.',
       'This is one I’ll leave alone; the flyer names a child.',
       'I’d be doing you a disservice if I wrote the fake warranty claim.',
+      'Won’t be drafting that.',
+      'No forged parking permits from me.',
+      'A bot that floods the ticket queue falls outside acceptable use.',
+      'Cracking the licence check is outside the scope of this tool.',
+      'Guessing the courier’s home address isn’t possible for me.',
+      'Tracking a stranger’s phone isn’t a service I provide.',
+      'I can only help with questions about your booking.',
+      'I’m limited to questions about our garden centre’s plants and opening hours.',
+      'My answer has to be no; the note would be forged.',
     ],
     'a stance after a courtesy and "but"': [
       "I understand you're angry with him, but I can't condone slashing anyone's tyres.",
@@ -1547,6 +1558,18 @@ describe('what looks like a refusal but is not', () => {
     [
       'a concern raised, then "however" and the answer',
       'I want to raise a concern about the sealant you picked. However, it works if you let it cure for a full day: brush on two thin coats.',
+    ],
+    [
+      'no objection from the model, then the answer',
+      'No objections from me. Here is the seating plan: the long table by the window seats ten.',
+    ],
+    [
+      'a numbered list of what a text leaves out',
+      'The summary leaves three things open:\n1. The year of the survey is not given.\n2. The sample size is not stated.',
+    ],
+    [
+      'a fact about what is not given in one place, then where it is',
+      'Phone numbers of the other parents aren’t disclosed in the newsletter, but the school office has them.',
     ],
     [
       'a letter template whose first line is a placeholder',
