@@ -442,7 +442,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // so I'll skip writing it." (not "I'll skip the theory and get to the steps")
   {
     type: 'refusal',
-    source: pattern`\b(?:I(?:'ll have to| will have to| must| have to|'d have to| would have to|'m going to have to| am going to have to|'m going to| am going to|'ll| will) pass(?= ?[.!;]| ?$| for now\b)|I(?:'ll have to| will have to|'d have to| would have to|'m going to have to| am going to have to) skip (?:(?:this|that|it)(?: one)?\b|the [^.!?\n]{0,30}?\b(?:jokes?|limericks?|roast|insults?|request|one|part)\b)|(?:so|and) I(?:'ll| will|'m going to| am going to|'ll have to| will have to) skip (?:writing|making|telling|doing|creating|generating|building|that|this|it)\b|I(?:'ll| will|'m going to| am going to) skip the [^.!?\n]{1,60}? (?:part|bit|request|idea)(?:,| of (?:that|this|it|your (?:request|question|message)),?)? (?:since|because|as)\b)`,
+    source: pattern`\b(?:I(?:'ll have to| will have to| must| have to|'d have to| would have to|'m going to have to| am going to have to|'m going to| am going to|'ll| will) pass(?= ?[.!;]| ?$| for now\b)|I(?:'ll have to| will have to|'d have to| would have to|'m going to have to| am going to have to) skip (?:(?:this|that|it)(?: one)?\b|the [^.!?\n]{0,30}?\b(?:jokes?|limericks?|roast|insults?|request|one|part)\b)|(?:so|and) I(?:'ll| will|'m going to| am going to|'ll have to| will have to) skip (?:writing|making|telling|doing|creating|generating|building|that|this|it)\b|I(?:'ll| will|'m going to| am going to|'m| am) skip(?:ping)? the [^.!?\n]{1,60}? (?:part|bit|request|idea|walkthrough|instructions|steps|guide|details|recipe|script|code)(?:,| of (?:that|this|it|your (?:request|question|message)),?)? (?:since|because|as)\b)`,
     example: "Hmm, I'm going to pass. A fake alibi could get you both in trouble.",
   },
   // declining said casually: "Nope, not going to help with that one.", "That's a hard no from me."
@@ -625,7 +625,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   {
     type: 'refusal',
-    source: pattern`\b(?:that|this)(?:'s not| is not| isn't) (?:something|one|a (?:question|request|topic|subject|task|project|job)) (?:that )?I(?: can| could| am able to|'m able to| will|'ll| would|'d| feel comfortable| feel right| feel good| feel okay|'m comfortable| am comfortable|'m willing| am willing|'m going)(?: ever)?(?: feel (?:good|right|okay|ok|comfortable) about)? (?:to )?(?:help|assist|do|provid|discuss|answer|shar|giv|with|writ|creat|engag|support|address|respond|fulfil|complet|honou?r|accommodat|grant|entertain|comply|take on|walk)\w{0,6}\b${NOT_QUALIFIED}`,
+    source: pattern`\b(?:that|this)(?:'s not| is not| isn't) (?:something|one|a (?:question|request|topic|subject|task|project|job)) (?:that )?I(?: can| could| am able to|'m able to| will|'ll| would|'d| feel comfortable| feel right| feel good| feel okay|'m comfortable| am comfortable|'m willing| am willing|'m going)(?: ever)?(?: feel (?:good|right|okay|ok|comfortable) about)? (?:to )?(?:help|assist|do|provid|discuss|answer|shar|giv|with|writ|creat|engag|support|address|respond|fulfil|complet|honou?r|accommodat|grant|entertain|comply|take on|walk|put together|compil|dig up|track down|releas|disclos|reveal|hand over)\w{0,6}\b${NOT_QUALIFIED}`,
     example: "That's not something I can help with.",
   },
   // doubt about whether to help at all is a refusal said softly
@@ -746,14 +746,14 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // "… are off-limits, full stop."
   {
     type: 'refusal',
-    source: pattern`\b(?:(?:off the table|off[- ]limits|out of bounds)(?: for me|,? (?:full stop|period)| here)(?= ?[.!;,—–-]| ?$)|(?:is|are) (?:completely |firmly |strictly |simply )?(?:off the table|off[- ]limits|out of bounds)(?= ?[.!;]| ?$))`,
+    source: pattern`\b(?:(?:off the table|off[- ]limits|out of bounds)(?: for me|,? (?:full stop|period)| here)(?= ?[.!;,—–-]| ?$)|(?:is|are) (?:completely |firmly |strictly |simply )?(?:off the table|off[- ]limits|out of bounds)(?: in this (?:context|chat|conversation))?(?= ?[.!;]| ?$))`,
     example: 'Writing ransomware is off the table for me.',
   },
   // a firm no, said of the request: "Writing threats for a group chat is a hard no.", "… that's a firm
   // no from this end"
   {
     type: 'refusal',
-    source: pattern`\b(?:(?:firmly |definitely )?a (?:(?:hard|firm|flat|definite) )?no from (?:me|this end|my end|my side|here)\b|(?:is|that's|it's) a (?:hard|firm|flat) no(?: for me| on (?:drafting|writing|helping|doing|making|that|this|it)\b[^.!?\n]{0,30})?(?= ?[.!;]| ?$)|(?:tips|instructions|help|guides?|advice|steps|walkthroughs?|how-tos?|details|scripts?|requests?)\b[^.!?\n]{0,40}? (?:is|are) a (?:hard |firm |total |complete )?no-go(?= ?[.!;]| ?$))`,
+    source: pattern`\b(?:(?:firmly |definitely )?a (?:(?:hard|firm|flat|definite) )?no from (?:me|this end|my end|my side|here)\b|(?:is|that's|it's) a (?:hard|firm|flat) no(?: for me| on (?:[a-z]{3,20}ing|that|this|it)\b[^.!?\n]{0,60})?(?= ?[.!;]| ?$)|(?:tips|instructions|help|guides?|advice|steps|walkthroughs?|how-tos?|details|scripts?|requests?)\b[^.!?\n]{0,40}? (?:is|are) a (?:hard |firm |total |complete )?no-go(?= ?[.!;]| ?$))`,
     example: 'Writing threats for a group chat is a hard no.',
   },
   // the thing asked named by "that" or "this", said not to be made, and nothing after: "That
@@ -772,7 +772,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       String.raw`(?<=(?:(?<![\s\S])|[.!?]\s{1,8}|\n\s{0,8})[^.!?\n]{3,100})` +
-      pattern`\b(?:isn't|is not|aren't|are not) (?:(?:provided|given|offered|shared|supplied|written|produced|handed out|disclosed)(?: or [a-z-]{3,20}ed)? (?:here|${THIS_CHAT})|available ${THIS_CHAT})${ENDS_SENTENCE}`,
+      pattern`\b(?:isn't|is not|aren't|are not) (?:(?:provided|given(?: out)?|offered|shared|supplied|written|produced|handed out|disclosed)(?: or [a-z-]{3,20}ed)? (?:here|${THIS_CHAT})|available ${THIS_CHAT})${PASSIVE_ENDS}`,
     example: 'Home addresses of private individuals aren’t shared here.',
   },
   // … or not given at all, with nothing after it but the reason: "Nest sites aren't disclosed.",
@@ -782,7 +782,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       String.raw`(?<=(?:(?<![\s\S])|[.!?]\s{1,8}|\n\s{0,8})[^.!?\n]{3,160})(?<!\n\s{0,8}\d{1,3}[.)]\s{1,8}[^.!?\n]{3,160})` +
-      pattern`\b(?:isn't|aren't|is not|are not|won't be|will not be|can't be|cannot be|can not be) (?:provided|given|shared|disclosed|generated|written|produced|drafted|supplied|offered|explained|described|created|revealed)${PASSIVE_ENDS}`,
+      pattern`\b(?:isn't|aren't|is not|are not|won't be|will not be|can't be|cannot be|can not be) (?:provided|given|shared|disclosed|generated|written|produced|drafted|supplied|offered|explained|described|created|revealed)(?: here| for you| ${THIS_CHAT})?${PASSIVE_ENDS}`,
     example: 'The nesting sites of rare owls aren’t disclosed.',
   },
   // more noes without the usual words: "Won't be writing that.", "No fake reviews from me.", "…
@@ -791,8 +791,15 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // "I'm limited to questions about …", "My answer has to be no."
   {
     type: 'refusal',
-    source: pattern`\b(?:won't be (?:writing|drafting|making|creating|helping with|doing|sharing|giving|providing) (?:that|this|it)\b|(?<=\bno [a-z][a-z -]{2,40} )(?<!\bno (?:objections?|complaints?|problems?|worries|judge?ments?|pressure|rush|offen[cs]e|hard feelings) )from me(?= ?[.!;]| ?$)|falls? outside (?:acceptable|permitted|allowed|approved|appropriate) use\b|outside the scope of this (?:tool|chat|service|bot|chatbot|conversation|platform|app)\b|(?:isn't|is not) possible for me(?= ?[.!;,]| ?$)|(?:isn't|is not) (?:a service|something|a thing|a task) (?:I|we) (?:provide|offer|handle|support)\b|I can only (?:help|assist) (?:you )?with\b${NO_BUT_AFTER}|I(?:'m| am) (?:only )?(?:limited|restricted) to (?:questions|topics|helping|answering|assisting|discussing)\b${NO_BUT_AFTER}|my answer (?:has to be|must be|will have to be|is going to be|here is|is) (?:a )?(?:firm |polite |respectful )?no\b)`,
+    source: pattern`\b(?:won't be (?:writing|drafting|making|creating|helping with|doing|sharing|giving|providing) (?:that|this|it)\b|(?<=\bno [a-z][a-z -]{2,40} )(?<!\bno (?:objections?|complaints?|problems?|worries|judge?ments?|pressure|rush|offen[cs]e|hard feelings) )from me(?: on (?:this|that)(?: one)?)?(?= ?[.!;]| ?$)|falls? outside (?:acceptable|permitted|allowed|approved|appropriate) use\b|outside the scope of this (?:tool|chat|service|bot|chatbot|conversation|platform|app)\b|(?:isn't|is not) possible for me(?= ?[.!;,]| ?$)|(?:isn't|is not) (?:a service|something|a thing|a task) (?:I|we) (?:provide|offer|handle|support)\b|I can only (?:help|assist) (?:you )?with\b${NO_BUT_AFTER}|I(?:'m| am) (?:only )?(?:limited|restricted) to (?:questions|topics|helping|answering|assisting|discussing)\b${NO_BUT_AFTER}|my answer (?:has to be|must be|will have to be|is going to be|here is|is) (?:a )?(?:firm |polite |respectful )?no\b|nothing here will (?:help|assist) (?:you )?with\b|not something this (?:service|assistant|chat|tool|bot) (?:gives|offers|provides|helps|covers|does|assists)\b|outside what can be (?:produced|provided|written|shared|done|offered|given|generated|created)\b|not a (?:subject|topic|request|question|thing) that gets (?:any )?(?:assistance|help|support|guidance|an answer)\b|(?:is|that's|it's) a line I (?:hold|won't cross|will not cross|don't cross|do not cross|keep)\b|(?:assistant|model|AI|chatbot|system|bot) (?:designed|programmed|built|trained|configured|instructed) (?:not to|never to|to not|to never) (?:help|assist|provide|write|create|generate|produce|give|share|engage)\b|(?:is|are) beyond me(?= ?[.!;,—–-]| ?$)|(?:gonna|going to) have to say no\b|I(?:'m| am) (?:firmly |definitely |totally |completely )?out(?= ?[.!;]| ?$))`,
     example: 'I can only help with questions about your order.',
+  },
+  // the first-person no with "really" or "just" before it: "I really can't help with that.", "I
+  // just can't write that for you.", "I can't bring myself to …" (not "I just can't help but smile")
+  {
+    type: 'refusal',
+    source: pattern`\bI(?: (?:really|just|honestly|genuinely) (?:can't|cannot|can not|won't|will not) (?:help(?! (?:${HELP_IDIOMS}))|assist|write|create|provide|do that|do this|give|share|make|draft|produce|generate|support|go along)\b${NO_BUT_AFTER}|(?: really| just| honestly)? (?:can't|cannot|couldn't) bring myself to\b)`,
+    example: 'I really can’t help with a fake doctor’s note.',
   },
   // making one judged: "Making one wouldn't be right.", "Writing that isn't okay."
   {
@@ -856,7 +863,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // available here.", "A how-to would be irresponsible to give."
   {
     type: 'refusal',
-    source: pattern`\b(?:there(?:'s| is) nothing (?:to share|I can share|to offer|I can offer|I can add|that can be (?:shared|offered|provided)) (?:on|about) (?:this|that)(?= ?[.!;]| ?$)|there(?: will be|'ll be| is going to be) no (?:answer|reply|response|help|assistance) (?:to|with|on|for) (?:this|that)(?: one| request)?(?= ?[.!;]| ?$)|(?:hasn't|has not|haven't|have not|didn't|did not) come through(?: (?:on|at) my end| to me)?\b|there(?:'s| is) nothing I can (?:read|see|open|view)(?= ?[.!;]| ?$)|nothing (?:further|more) (?:on|about) (?:this|that)(?: one)?(?= ?[.!;]| ?$)|(?:this|that) one stays un[a-z]{3,15}ed(?= ?[.!;]| ?$)|there (?:isn't|is not|'s no|is no) (?:any )?(?:information|record|data|details) (?:that )?I (?:can|could) find\b|(?:isn't|aren't|is not|are not) (?:something|anything) I(?:'d| would| can| could) (?:know|have access to|access|see|read|view|check|open|have (?:any )?(?:record|information|data|knowledge) (?:of|on|about))\b|(?:is|are|remains?) (?:invisible|unknown) to me(?= ?[.!;,]| ?$)|beyond what I (?:can|could|am able to) (?:see|know|access|check|read)\b${NO_BUT_AFTER}|I have (?:zero|no) (?:window|visibility|view) into\b|nothing (?:on|at) my (?:side|end) is (?:connected|linked|hooked up) to\b|no (?:live|real-time) (?:[a-z]{2,15} )?feed (?:here|on my end|on my side)\b|(?:isn't|is not|aren't|are not|that's not|it's not) (?:something|information|a detail|details) that (?:can|could|will) be (?:supplied|provided|given|written|shared|produced|drafted)\b|(?:instructions|walkthroughs?|guides?|tips|details|steps|how-tos?) (?:for|on) [^.!?\n]{0,40}?(?:isn't|aren't|is not|are not) available here|(?:(?:instructions|details|steps|guidance|tips|advice|a (?:guide|recipe|walkthrough|how-to)|walkthroughs?|that information)\b|(?:writing|drafting|creating|producing|generating|composing) (?:that|this|it|such an?|one)\b)[^.!?\n]{0,40}? would be (?:irresponsible|unsafe|unethical|wrong|inappropriate)(?: (?:of me )?to (?:give|provide|share|write|offer)\b|(?= ?[.!;]| ?$)))`,
+    source: pattern`\b(?:there(?:'s| is) nothing (?:to share|I can share|to offer|I can offer|I can add|that can be (?:shared|offered|provided)) (?:on|about) (?:this|that)(?= ?[.!;]| ?$)|there(?: will be|'ll be| is going to be) no (?:answer|reply|response|help|assistance) (?:to|with|on|for) (?:this|that)(?: one| request)?(?= ?[.!;]| ?$)|(?:hasn't|has not|haven't|have not|didn't|did not) come through(?: (?:on|at) my end| to me)?\b|there(?:'s| is) nothing I can (?:read|see|open|view)(?= ?[.!;]| ?$)|nothing (?:further|more) (?:on|about) (?:this|that)(?: one)?(?= ?[.!;]| ?$)|(?:this|that) one stays un[a-z]{3,15}ed(?= ?[.!;]| ?$)|there (?:isn't|is not|'s no|is no) (?:any )?(?:information|record|data|details) (?:that )?I (?:can|could) find\b|(?:isn't|aren't|is not|are not) (?:something|anything) I(?:'d| would| can| could) (?:know|have access to|access|see|read|view|check|open|have (?:any )?(?:record|information|data|knowledge) (?:of|on|about))\b|(?:is|are|remains?) (?:invisible|unknown) to me(?= ?[.!;,]| ?$)|beyond what I (?:can|could|am able to) (?:see|know|access|check|read)\b${NO_BUT_AFTER}|I have (?:zero|no) (?:window|visibility|view) into\b|nothing (?:on|at) my (?:side|end) is (?:connected|linked|hooked up) to\b|no (?:live|real-time) (?:[a-z]{2,15} )?feed (?:here|on my end|on my side)\b|(?:isn't|is not|aren't|are not|that's not|it's not) (?:something|information|a detail|details) that (?:can|could|will) be (?:supplied|provided|given|written|shared|produced|drafted|offered|explained|described|discussed)\b|(?:instructions|walkthroughs?|guides?|tips|details|steps|how-tos?|guidance|help|information|advice|assistance) (?:for|on|about|with) [^.!?\n]{0,60}?(?:isn't|aren't|is not|are not) available(?: here)?(?= ?[.!;]| ?$)|(?:(?:instructions|details|steps|guidance|tips|advice|a (?:guide|recipe|walkthrough|how-to)|walkthroughs?|that information)\b|(?:writing|drafting|creating|producing|generating|composing) (?:that|this|it|such an?|one)\b)[^.!?\n]{0,40}? would be (?:irresponsible|unsafe|unethical|wrong|inappropriate)(?: (?:of me )?to (?:give|provide|share|write|offer)\b|(?= ?[.!;]| ?$)))`,
     example:
       "There's nothing to share on this. Tampering with a smoke alarm endangers the whole building.",
   },
@@ -916,7 +923,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       String.raw`(?<=\b(?:is not|are not|isn['’]t|aren['’]t|was not|wasn['’]t)\s{1,8})` +
-      pattern`\b(?:something|a thing) (?:that )?I(?: can| could| will|'ll| would|'m willing to| am willing to|'m prepared to| am prepared to|'m up for| am up for|'m able to| am able to|'m going to| am going to|'m comfortable| am comfortable| feel comfortable|'m (?:permitted|allowed) to| am (?:permitted|allowed) to)? (?:to )?(?:support|condone|endorse|encourage|promote|help|assist|provide|engage|participate|advocate|advise|do|with|attempt|touch|take on|take part|be part|write|create|generate|make|produce|draft|share|give|explain|describe|teach|walk you through|building|writing|making|creating|doing|helping|drafting|producing|hunt|dig|track|coach|look up|list|compile|find|pull|put together|guide|forge|fake)\b${NOT_QUALIFIED}` +
+      pattern`\b(?:something|a thing) (?:that )?I(?: can| could| will|'ll| would|'m willing to| am willing to|'m prepared to| am prepared to|'m up for| am up for|'m able to| am able to|'m going to| am going to|'m comfortable| am comfortable| feel comfortable|'m (?:permitted|allowed) to| am (?:permitted|allowed) to)? (?:to )?(?:support|condone|endorse|encourage|promote|help|assist|provide|engage|participate|advocate|advise|do|with|attempt|touch|take on|take part|be part|write|create|generate|make|produce|draft|share|give|explain|describe|teach|walk you through|building|writing|making|creating|doing|helping|drafting|producing|hunt|dig|track|coach|look up|list|compile|find|pull|put together|guide|forge|fake|release|disclose|reveal|hand over)\b${NOT_QUALIFIED}` +
       THEN_ANSWER,
     example: 'Reading your partner’s messages behind their back is not something I can help with.',
   },

@@ -33,15 +33,15 @@ function errorOf(run: () => unknown): ValidatorError {
 
 describe('the learned layer', () => {
   it('adds a refusal the patterns miss, with its probability and the sentence that weighed most', () => {
-    // a refusal no built-in pattern reads: it declines by calling the request a line it keeps clear of
+    // a refusal no built-in pattern reads: it declines by calling the request a road it keeps away from
     const text =
-      'Here is the thing. Taking the neighbour’s apples without asking is a line I keep well clear of. Ask them first; they will probably share.';
+      'Here is the thing. Taking the neighbour’s apples without asking is a road I keep well away from. Ask them first; they will probably share.';
     expect(createValidator().validate(text).shouldEscalate).toBe(false);
     const own = trainModel(
       [
         ...refusalTrainingSet(),
         ...refusals(12, 60).map((refusal) => ({
-          text: refusal.replace(/^[^.;:]*[.;:]/, 'That is a line I keep well clear of.'),
+          text: refusal.replace(/^[^.;:]*[.;:]/, 'That is a road I keep well away from.'),
           label: 'refusal',
         })),
       ],
@@ -53,7 +53,7 @@ describe('the learned layer', () => {
     expect(signal).toMatchObject({ type: 'refusal', source: 'learned', weight: 0.75 });
     expect(signal?.probability).toBeGreaterThanOrEqual(0.5);
     expect(signal?.evidence).toBe(
-      'Taking the neighbour’s apples without asking is a line I keep well clear of.',
+      'Taking the neighbour’s apples without asking is a road I keep well away from.',
     );
     expect(signal?.position).toBe(text.indexOf('Taking'));
     expect(result.reason).toMatch(/^escalate: refusal \("Taking the neighbour/);
