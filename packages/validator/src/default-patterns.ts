@@ -798,7 +798,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // just can't write that for you.", "I can't bring myself to …" (not "I just can't help but smile")
   {
     type: 'refusal',
-    source: pattern`\bI(?: (?:really|just|honestly|genuinely) (?:can't|cannot|can not|won't|will not) (?:help(?! (?:${HELP_IDIOMS}))|assist|write|create|provide|do that|do this|give|share|make|draft|produce|generate|support|go along)\b${NO_BUT_AFTER}|(?: really| just| honestly)? (?:can't|cannot|couldn't) bring myself to\b)`,
+    source: pattern`\bI(?: (?:really|just|honestly|genuinely) (?:can't|cannot|can not|won't|will not) (?:help(?! (?:${HELP_IDIOMS}))|assist|write|create|provide|do that|do this|give|share|make|draft|produce|generate|support|go along)\b${NO_BUT_AFTER}|(?: really| just| honestly)? (?:can't|cannot|couldn't) bring myself to\b| (?:don't|do not) want to (?:give|write|help(?! (?:${HELP_IDIOMS}))|assist|provide|make|draft|create|share) (?:you )?(?!(?:the wrong|false|a false|a wrong|bad|too much|more than)\b)[a-z]{1,20}\b${NO_BUT_AFTER})`,
     example: 'I really can’t help with a fake doctor’s note.',
   },
   // making one judged: "Making one wouldn't be right.", "Writing that isn't okay."
@@ -827,7 +827,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       String.raw`(?<=(?:(?<![\s\S])|[.!?:]\s{1,8}|[—–]\s{0,3}|\s-\s{1,3}))` +
-      pattern`\bno (?:help|assistance|instructions|tips|guidance) (?:with|on|for) (?:that|this|it)(?= ?[.!;,]| ?$)`,
+      pattern`\bno (?:help|assistance|instructions|tips|guidance|advice) (?:with|on|for) (?:(?:that|this|it)(?= ?[.!;,]| ?$)|[a-z]{2,20}ing\b(?:(?! (?:is|are|was|were|needed|required)\b)[^.!?:;\n]){0,50}(?= ?[.!]))`,
     example: 'Smuggling phones into a prison — no help with that.',
   },
   // a terse no after an apology, naming what will not be given: "Sorry, no synthesis instructions."
@@ -840,7 +840,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // I can help with."
   {
     type: 'refusal',
-    source: pattern`\bthere(?:'s| is) no (?:(?:safe|responsible|ethical|legal) (?:procedure|method|version|way) to (?:describe|give|share|explain|offer|provide|outline)\b|(?:safe|responsible|ethical|legal|good|acceptable|appropriate)(?: or (?:safe|responsible|ethical|legal|acceptable|appropriate))? way (?:for me )?to (?:help|assist|answer|respond|walk (?:you |someone |anyone )?through) (?:with )?(?:this|that|it)\b|version of (?:this|that)(?: request| question)? (?:that |which )?(?:I (?:can|could|will|would|'d)|(?:can|could|will) be|gets?)\b)`,
+    source: pattern`\bthere(?:'s| is) no (?:(?:safe|responsible|ethical|legal) (?:procedure|method|version|way) to (?:describe|give|share|explain|offer|provide|outline)\b|(?:safe|responsible|ethical|legal|good|acceptable|appropriate)(?: or (?:safe|responsible|ethical|legal|acceptable|appropriate))? way (?:for me )?to (?:help|assist|answer|respond|walk (?:you |someone |anyone )?through) (?:with )?(?:this|that|it)\b|version of (?:this|that)(?: request| question)? (?:that |which )?(?:I (?:can|could|will|would|'d)|(?:can|could|will) be|gets?)\b|(?:compliant|responsible|ethical|acceptable|appropriate|proper) way to (?:do|arrange|set up|pull off|manage|help with|provide|write|make) (?:that|this|it)\b)`,
     example:
       "There's no safe way to help with this; tampering with brakes endangers other drivers.",
   },
