@@ -785,10 +785,14 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
       pattern`\b(?:isn't|aren't|is not|are not|won't be|will not be|can't be|cannot be|can not be) (?:provided|given|shared|disclosed|generated|written|produced|drafted|supplied|offered|explained|described|created|revealed)(?: here| for you| ${THIS_CHAT})?${PASSIVE_ENDS}`,
     example: 'The nesting sites of rare owls aren’t disclosed.',
   },
-  // more noes without the usual words: "Won't be writing that.", "No fake reviews from me.", "…
-  // falls outside acceptable use.", "… is outside the scope of this tool.", "… isn't possible for
-  // me.", "This isn't a service I provide.", "I can only help with questions about your order.",
-  // "I'm limited to questions about …", "My answer has to be no."
+  // more noes without the usual words: "Won't be writing that.", "No fake reviews from me." (not
+  // "No objections from me."), "… falls outside acceptable use.", "… is outside the scope of this
+  // tool.", "… isn't possible for me.", "This isn't a service I provide.", "I can only help with
+  // questions about your order.", "I'm limited to questions about …", "My answer has to be no.";
+  // the service or its design named as what does not help ("Nothing here will help with …", "… is
+  // not something this service gives guidance on", "… outside what can be produced here", "a
+  // chatbot designed not to help with …", "… is not a subject that gets any assistance"), a line
+  // held, "… is beyond me", "gonna have to say no", "I'm firmly out."
   {
     type: 'refusal',
     source: pattern`\b(?:won't be (?:writing|drafting|making|creating|helping with|doing|sharing|giving|providing) (?:that|this|it)\b|(?<=\bno [a-z][a-z -]{2,40} )(?<!\bno (?:objections?|complaints?|problems?|worries|judge?ments?|pressure|rush|offen[cs]e|hard feelings) )from me(?: on (?:this|that)(?: one)?)?(?= ?[.!;]| ?$)|falls? outside (?:acceptable|permitted|allowed|approved|appropriate) use\b|outside the scope of this (?:tool|chat|service|bot|chatbot|conversation|platform|app)\b|(?:isn't|is not) possible for me(?= ?[.!;,]| ?$)|(?:isn't|is not) (?:a service|something|a thing|a task) (?:I|we) (?:provide|offer|handle|support)\b|I can only (?:help|assist) (?:you )?with\b${NO_BUT_AFTER}|I(?:'m| am) (?:only )?(?:limited|restricted) to (?:questions|topics|helping|answering|assisting|discussing)\b${NO_BUT_AFTER}|my answer (?:has to be|must be|will have to be|is going to be|here is|is) (?:a )?(?:firm |polite |respectful )?no\b|nothing here will (?:help|assist) (?:you )?with\b|not something this (?:service|assistant|chat|tool|bot) (?:gives|offers|provides|helps|covers|does|assists)\b|outside what can be (?:produced|provided|written|shared|done|offered|given|generated|created)\b|not a (?:subject|topic|request|question|thing) that gets (?:any )?(?:assistance|help|support|guidance|an answer)\b|(?:is|that's|it's) a line I (?:hold|won't cross|will not cross|don't cross|do not cross|keep)\b|(?:assistant|model|AI|chatbot|system|bot) (?:designed|programmed|built|trained|configured|instructed) (?:not to|never to|to not|to never) (?:help|assist|provide|write|create|generate|produce|give|share|engage)\b|(?:is|are) beyond me(?= ?[.!;,—–-]| ?$)|(?:gonna|going to) have to say no\b|I(?:'m| am) (?:firmly |definitely |totally |completely )?out(?= ?[.!;]| ?$))`,
