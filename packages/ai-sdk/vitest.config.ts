@@ -1,3 +1,5 @@
 import { packageTestConfig } from '../../vitest.shared.js';
 
-export default packageTestConfig();
+// the example app's tests run `pnpm start` in a child process, which on a loaded 2-core machine
+// has taken a minute
+export default packageTestConfig({ testTimeout: 120_000 });
