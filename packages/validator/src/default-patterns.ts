@@ -787,11 +787,11 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   // more noes without the usual words: "Won't be writing that.", "No fake reviews from me." (not
   // "No objections from me."), "… falls outside acceptable use.", "… is outside the scope of this
-  // tool.", "… isn't possible for me.", "This isn't a service I provide.", "I can only help with
+  // app.", "… isn't possible for me.", "This isn't a service I provide.", "I can only help with
   // questions about your order.", "I'm limited to questions about …", "My answer has to be no.";
   // the service or its design named as what does not help ("Nothing here will help with …", "… is
-  // not something this service gives guidance on", "… outside what can be produced here", "a
-  // chatbot designed not to help with …", "… is not a subject that gets any assistance"), a line
+  // not something this assistant offers", "… outside what can be generated", "a chatbot
+  // designed not to help with …", "… is not a topic that gets help"), a line
   // held, "… is beyond me", "gonna have to say no", "I'm firmly out."
   {
     type: 'refusal',
