@@ -214,6 +214,9 @@ const ENDS_SENTENCE = String.raw`(?= ?[.!;]| ?$)`;
 // where a sentence starts: the text's start, after ".", "!", "?" or ":" and blanks, or a new line
 const SENTENCE_OPENING = String.raw`(?:(?<![\s\S])|[.!?:]\s{1,8}|\n\s{0,8})`;
 const SENTENCE_START = `(?<=${SENTENCE_OPENING})`;
+// where a sentence starts, after a full stop, a question or exclamation mark or a line break (not a
+// colon, unlike SENTENCE_OPENING)
+const SENTENCE_BREAK = String.raw`(?:(?<![\s\S])|[.!?]\s{1,8}|\n\s{0,8})`;
 
 // where the model answers, named as the place a thing is not given: "… through this chat"
 const THIS_CHAT = String.raw`(?:through|via|in|over) this (?:chat|channel|service|assistant|conversation)`;
@@ -225,7 +228,7 @@ const WRITTEN_THING =
 // … at the start of a sentence or of a clause joined on after a judgement: "… is fraud, and this
 // request cannot be assisted."
 // … or after a courtesy that opens the reply or a sentence: "Sorry, that can't be provided."
-const COURTESY = String.raw`(?:(?<![\s\S])|[.!?]\s{1,8}|\n\s{0,8})(?:sorry|unfortunately|regrettably|apologies|my apologies)(?:,|,? but)\s{1,8}`;
+const COURTESY = String.raw`${SENTENCE_BREAK}(?:sorry|unfortunately|regrettably|apologies|my apologies)(?:,|,? but)\s{1,8}`;
 // … or the reply's first words, with or without a courtesy before them
 const COURTESY_OR_START = `(?<=(?:(?<![\\s\\S])|${COURTESY}))`;
 const CLAUSE_OPENING = String.raw`(?:(?<![\s\S])|[.!?:;]\s{1,8}|\n\s{0,8}|,?\s{1,8}(?:and|so)\s{1,8}|${COURTESY})`;
@@ -771,7 +774,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   {
     type: 'refusal',
     source:
-      String.raw`(?<=(?:(?<![\s\S])|[.!?]\s{1,8}|\n\s{0,8})[^.!?\n]{3,100})` +
+      String.raw`(?<=${SENTENCE_BREAK}[^.!?\n]{3,100})` +
       pattern`\b(?:isn't|is not|aren't|are not) (?:(?:provided|given(?: out)?|offered|shared|supplied|written|produced|handed out|disclosed)(?: or [a-z-]{3,20}ed)? (?:here|${THIS_CHAT})|available ${THIS_CHAT})${PASSIVE_ENDS}`,
     example: 'Home addresses of private individuals aren’t shared here.',
   },
@@ -781,21 +784,21 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   {
     type: 'refusal',
     source:
-      String.raw`(?<=(?:(?<![\s\S])|[.!?]\s{1,8}|\n\s{0,8})[^.!?\n]{3,160})(?<!\n\s{0,8}\d{1,3}[.)]\s{1,8}[^.!?\n]{3,160})` +
+      String.raw`(?<=${SENTENCE_BREAK}[^.!?\n]{3,160})(?<!\n\s{0,8}\d{1,3}[.)]\s{1,8}[^.!?\n]{3,160})` +
       pattern`\b(?:isn't|aren't|is not|are not|won't be|will not be|can't be|cannot be|can not be) (?:provided|given|shared|disclosed|generated|written|produced|drafted|supplied|offered|explained|described|created|revealed)(?: here| for you| ${THIS_CHAT})?${PASSIVE_ENDS}`,
     example: 'The nesting sites of rare owls aren’t disclosed.',
   },
   // more noes without the usual words: "Won't be writing that.", "No fake reviews from me." (not
   // "No objections from me."), "… falls outside acceptable use.", "… is outside the scope of this
   // app.", "… isn't possible for me.", "This isn't a service I provide.", "I can only help with
-  // questions about your order.", "I'm limited to questions about …", "My answer has to be no.";
+  // questions about your order.", "My answer has to be no.";
   // the service or its design named as what does not help ("Nothing here will help with …", "… is
   // not something this assistant offers", "… outside what can be generated", "a chatbot
   // designed not to help with …", "… is not a topic that gets help"), a line
   // held, "… is beyond me", "gonna have to say no", "I'm firmly out."
   {
     type: 'refusal',
-    source: pattern`\b(?:won't be (?:writing|drafting|making|creating|helping with|doing|sharing|giving|providing) (?:that|this|it)\b|(?<=\bno [a-z][a-z -]{2,40} )(?<!\bno (?:objections?|complaints?|problems?|worries|judge?ments?|pressure|rush|offen[cs]e|hard feelings) )from me(?: on (?:this|that)(?: one)?)?(?= ?[.!;]| ?$)|falls? outside (?:acceptable|permitted|allowed|approved|appropriate) use\b|outside the scope of this (?:tool|chat|service|bot|chatbot|conversation|platform|app)\b|(?:isn't|is not) possible for me(?= ?[.!;,]| ?$)|(?:isn't|is not) (?:a service|something|a thing|a task) (?:I|we) (?:provide|offer|handle|support)\b|I can only (?:help|assist) (?:you )?with\b${NO_BUT_AFTER}|I(?:'m| am) (?:only )?(?:limited|restricted) to (?:questions|topics|helping|answering|assisting|discussing)\b${NO_BUT_AFTER}|my answer (?:has to be|must be|will have to be|is going to be|here is|is) (?:a )?(?:firm |polite |respectful )?no\b|nothing here will (?:help|assist) (?:you )?with\b|not something this (?:service|assistant|chat|tool|bot) (?:gives|offers|provides|helps|covers|does|assists)\b|outside what can be (?:produced|provided|written|shared|done|offered|given|generated|created)\b|not a (?:subject|topic|request|question|thing) that gets (?:any )?(?:assistance|help|support|guidance|an answer)\b|(?:is|that's|it's) a line I (?:hold|won't cross|will not cross|don't cross|do not cross|keep)\b|(?:assistant|model|AI|chatbot|system|bot) (?:designed|programmed|built|trained|configured|instructed) (?:not to|never to|to not|to never) (?:help|assist|provide|write|create|generate|produce|give|share|engage)\b|(?:is|are) beyond me(?= ?[.!;,—–-]| ?$)|(?:gonna|going to) have to say no\b|I(?:'m| am) (?:firmly |definitely |totally |completely )?out(?= ?[.!;]| ?$))`,
+    source: pattern`\b(?:won't be (?:writing|drafting|making|creating|helping with|doing|sharing|giving|providing) (?:that|this|it)\b|(?<=\bno [a-z][a-z -]{2,40} )(?<!\bno (?:objections?|complaints?|problems?|worries|judge?ments?|pressure|rush|offen[cs]e|hard feelings) )from me(?: on (?:this|that)(?: one)?)?(?= ?[.!;]| ?$)|falls? outside (?:acceptable|permitted|allowed|approved|appropriate) use\b|outside the scope of this (?:tool|chat|service|bot|chatbot|conversation|platform|app)\b|(?:isn't|is not) possible for me(?= ?[.!;,]| ?$)|(?:isn't|is not) (?:a service|something|a thing|a task) (?:I|we) (?:provide|offer|handle|support)\b|I can only (?:help|assist) (?:you )?with\b${NO_BUT_AFTER}|my answer (?:has to be|must be|will have to be|is going to be|here is|is) (?:a )?(?:firm |polite |respectful )?no\b|nothing here will (?:help|assist) (?:you )?with\b|not something this (?:service|assistant|chat|tool|bot) (?:gives|offers|provides|helps|covers|does|assists)\b|outside what can be (?:produced|provided|written|shared|done|offered|given|generated|created)\b|not a (?:subject|topic|request|question|thing) that gets (?:any )?(?:assistance|help|support|guidance|an answer)\b|(?:is|that's|it's) a line I (?:hold|won't cross|will not cross|don't cross|do not cross|keep)\b|(?:assistant|model|AI|chatbot|system|bot) (?:designed|programmed|built|trained|configured|instructed) (?:not to|never to|to not|to never) (?:help|assist|provide|write|create|generate|produce|give|share|engage)\b|(?:is|are) beyond me(?= ?[.!;,—–-]| ?$)|(?:gonna|going to) have to say no\b|I(?:'m| am) (?:firmly |definitely |totally |completely )?out(?= ?[.!;]| ?$))`,
     example: 'I can only help with questions about your order.',
   },
   // the first-person no with "really" or "just" before it: "I really can't help with that.", "I
@@ -878,10 +881,11 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source: pattern`\b(?:(?:isn't|is not|aren't|are not|not) something to (?:be (?:[a-z]{3,15}ed|made|done|written|given|shared)|hand out|give out|pass on|give away|draft|supply|produce|provide)\b|(?:(?:won't|will not|can't|cannot)|(?:is|are) not going to|(?:isn't|aren't) going to) be (?:a )?part of (?:this|any|the|my) (?:conversation|chat|answer|reply|response)\b|(?:stays?|remains?) (?:off the table|off[- ]limits)\b|(?:this|that|the|your) request (?:is|has been|will be|must be) (?:declined|denied|refused)${ENDS_SENTENCE})`,
     example: 'A list of colleagues’ sick days isn’t something to be shared.',
   },
-  // not connected to where the answer is: "I'm not connected to your inbox."
+  // not connected to where the answer is, or only there for other things: "I'm not connected to your
+  // inbox.", "I'm only able to discuss …", "I'm limited to questions about …"
   {
     type: 'refusal',
-    source: pattern`\bI(?:'m| am) (?:not (?:connected|linked|hooked up|plugged in) to (?:your|the|any)\b|only (?:able|allowed|permitted|set up|designed|here) to (?:discuss|help with|answer (?:questions )?(?:about|on)|talk about|assist with|cover)\b${NO_BUT_AFTER})`,
+    source: pattern`\bI(?:'m| am) (?:not (?:connected|linked|hooked up|plugged in) to (?:your|the|any)\b|only (?:able|allowed|permitted|set up|designed|here) to (?:discuss|help with|answer (?:questions )?(?:about|on)|talk about|assist with|cover)\b${NO_BUT_AFTER}|(?:only )?(?:limited|restricted) to (?:questions|topics|helping|answering|assisting|discussing)\b${NO_BUT_AFTER})`,
     example: "I'm not connected to your inbox, so I can't say whether it arrived.",
   },
   // the assistant or the service named as the one that does not do it: "… isn't produced by this
