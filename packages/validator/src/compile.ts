@@ -1,8 +1,10 @@
 import { createRequire } from 'node:module';
 import type { checkSync as RecheckSync } from 'recheck';
 import { type BuiltInRegion, DEFAULT_PATTERNS } from './default-patterns.js';
+import { DEFAULT_SHAPES } from './default-shapes.generated.js';
 import { ValidatorError, ValidatorErrorCode } from './errors.js';
-import { analysePattern, type Trigger } from './regex-analysis.js';
+import { decodeShape } from './pattern-shapes.js';
+import { analysePattern, type PatternShape, type Trigger } from './regex-analysis.js';
 import {
   type CustomPatterns,
   DEFAULT_WEIGHTS,
@@ -116,6 +118,8 @@ interface PatternSpec {
   region: BuiltInRegion;
   custom: boolean;
   label: string;
+  /** The analysis written for a built-in pattern, when it is of this source. */
+  shape?: PatternShape | undefined;
 }
 
 function specFromInput(type: SignalType, input: PatternInput, position: number): PatternSpec {
@@ -230,7 +234,7 @@ function compileSpec(spec: PatternSpec, index: number): CompiledPattern {
     }
     assertSafe(spec);
   }
-  const shape = analysePattern(spec.source, spec.flags);
+  const shape = spec.shape ?? analysePattern(spec.source, spec.flags);
   return {
     index,
     type: spec.type,
@@ -549,6 +553,7 @@ export function compilePatterns(options: {
         region: definition.region ?? DEFAULT_REGION[definition.type],
         custom: false,
         label: `built-in ${definition.type} pattern #${position + 1}`,
+        shape: decodeShape(definition.source, DEFAULT_SHAPES[position]),
       });
     });
   }
