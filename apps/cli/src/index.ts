@@ -1,6 +1,6 @@
 import { Command, CommanderError, type Option, type ParseOptionsResult } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
-import { commands } from './commands/index.js';
+import { registersFor } from './commands/index.js';
 import { describeError } from './errors.js';
 import { withInterruptHandler } from './interrupt.js';
 import { setProgressMode } from './progress.js';
@@ -88,8 +88,11 @@ function rejectFlagsAsValues(command: Command, argv: readonly string[]): void {
   }
 }
 
-/** Builds the `qualm` program with every verb registered. */
-export function createProgram(): Command {
+/**
+ * Builds the `qualm` program for a command line (`process.argv`'s form): with the verb it names
+ * registered, or every verb when it names none (see `registersFor`); without one, every verb.
+ */
+export async function createProgram(argv?: readonly string[]): Promise<Command> {
   const program = new QualmCommand('qualm')
     .description('Tell when an LLM answer should not be trusted as it stands.')
     .version(versionText(), '-V, --version', 'print the version and exit')
@@ -106,7 +109,7 @@ export function createProgram(): Command {
       const { progress } = action.optsWithGlobals() as { progress?: boolean };
       setProgressMode(progress === undefined ? 'auto' : progress ? 'on' : 'off');
     });
-  for (const register of commands) register(program);
+  for (const register of await registersFor(argv?.slice(2) ?? [])) register(program);
   reportUsageErrors(program);
   return program;
 }
@@ -141,9 +144,9 @@ function commandPath(command: Command): string {
 
 /** Runs the CLI and resolves to the process exit code; known errors print as one line. */
 export async function main(argv: readonly string[]): Promise<number> {
-  const program = createProgram();
   return withInterruptHandler(async () => {
     try {
+      const program = await createProgram(argv);
       await program.parseAsync([...argv]);
       return typeof process.exitCode === 'number' ? process.exitCode : 0;
     } catch (error) {
