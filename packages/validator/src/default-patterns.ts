@@ -234,7 +234,7 @@ const COURTESY_OR_START = `(?<=(?:(?<![\\s\\S])|${COURTESY}))`;
 const CLAUSE_OPENING = String.raw`(?:(?<![\s\S])|[.!?:;]\s{1,8}|\n\s{0,8}|,?\s{1,8}(?:and|so)\s{1,8}|${COURTESY})`;
 const CLAUSE_START = `(?<=${CLAUSE_OPENING})`;
 // … where the sentence ends, or goes on only to say why: ", as it would …", " because …"
-const PASSIVE_ENDS = String.raw`(?= ?[.!;]| ?$|,? full stop\b|,? (?:[a-z]{3,15} or otherwise|whatever the|for any reason)\b|,? in any (?:form|way)\b|,? (?:and )?(?:least of all|especially not|certainly not|not even) |,? (?:as|because|since|given that|due to|regardless of|even (?:if|in|when|within|as)|no matter|under any|in any (?:form|way|case|context)) |,? and (?:it |they |that )?(?:would|could|might|may|can|will|is|poses?|puts?|risks?) )`;
+const PASSIVE_ENDS = String.raw`(?= ?[.!;]| ?$|,? full stop\b|,? (?:[a-z]{3,15} or otherwise|whatever the|for any reason)\b|,? in any (?:form|way)\b|,? (?:and )?(?:least of all|especially not|certainly not|not even) |,? (?:as|because|since|given that|due to|regardless of|even (?:if|in|when|within|as)|no matter|under any|in any (?:form|way|case|context)) |,? and (?:it |they |that )?(?:would|could|might|may|can|will|is|poses?|puts?|risks?) | ?[—–] ?(?!(?:unless|except|but|only|if|until|when|once|just|or|and|not|so|then|here|though)\b)[a-z])`;
 
 // what custom says, in an answer about manners: "It's not appropriate to clap between movements, by
 // tradition, …"
@@ -730,12 +730,20 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source: pattern`\b(?:nope[,.!—–-]{0,2} I(?:'m| am) not (?:writing|helping|doing|making|creating|building|sharing|giving)\b|(?:I(?:'m| am)(?: going to)?|I(?:'ll| will)|one I(?:'m| am) going to) step(?:ping)? (?:back|away) from (?:writing|helping|creating|making|doing|listing|providing|giving|this|that|it)\b|(?:I(?:'m| am)(?: going to)?|I(?:'ll| will)) hold(?:ing)? back (?:on|from) (?:writing|listing|giving|providing|sharing|helping|creating|making)\b|(?:gonna|I(?:'ll| will)) skip (?:this|that)(?: one)?(?= ?[.!;,—–-]| ?$)|(?:this|that) one I(?:'ll| will|'m going to) sit out\b|going to have to pass(?= ?[.!;,—–-]| ?$)|hard pass from me on (?:this|that|it)\b|one I(?:'m| am) leaving (?:alone|be)\b|(?<=\b(?:this|that)(?:'s| is) )one I(?:'ll| will|'m going to| am going to) (?:leave alone|leave be|pass on|sit out|skip|decline)\b|I(?:'ll| will|'m going to| am going to) leave (?:this|that) one (?:alone|be)\b|I(?:'d| would) be doing you a disservice (?:if I (?:helped|wrote|gave|did|made|drafted|provided|went along)|by (?:helping|writing|giving|doing|making|drafting|providing))\b|I (?:have to|must|need to) avoid (?:writing|creating|producing|generating|providing|giving|helping)\b)`,
     example: "I'm going to step back from writing a message that guilt-trips her.",
   },
+  // the idioms of declining with any object after them: "Count me out on writing …", "Hard pass from
+  // me on anything that …", "I'll pass on a fake notice …" (not passing a message on to someone),
+  // "Nope, not drafting that.", "I'm going to stay out of sourcing …"
+  {
+    type: 'refusal',
+    source: pattern`\b(?:count me out (?:on|of|for) |hard pass from me on |I(?:'ll| will|'m going to| am going to) pass on (?:an?|any) (?![^.!?\n]{0,40}\bto (?:the|our|your|my|them|him|her)\b)|nope[,.!—–-]{0,2} not (?:writing|helping|doing|making|creating|building|sharing|giving|drafting)\b|I(?:'m going to| am going to|'ll| will|'d rather|'d prefer to| prefer to) stay out of (?:[a-z]{3,16}ing|this|that|it)\b)`,
+    example: 'Count me out on writing a message meant to scare your neighbour.',
+  },
   // "Not something I'll write." as a sentence of its own
   {
     type: 'refusal',
     source:
       SENTENCE_START +
-      pattern`\b(?:(?:absolutely|definitely|certainly|really|simply|just) )?not (?:something|a thing) (?:that )?I(?: can| could| will|'ll| would|'d|'m willing to| am willing to|'m prepared to| am prepared to|'m up for| am up for|'m going to| am going to|'m (?:permitted|allowed) to)? (?:to )?(?:help|assist|do|provide|discuss|answer|share|give|write|create|engage|support|make|produce|generate|draft|put together|touch)\w{0,4}\b${NOT_QUALIFIED}`,
+      pattern`\b(?:(?:absolutely|definitely|certainly|really|simply|just) )?not (?:something|a thing) (?:that )?I(?: can| could| will|'ll| would|'d|'m willing to| am willing to|'m prepared to| am prepared to|'m up for| am up for|'m going to| am going to|'m (?:permitted|allowed) to)? (?:to )?(?:help|assist|do|provide|discuss|answer|share|give|write|create|engage|support|make|produce|generate|draft|put together|touch|build|code|compose|craft|forge|fake)\w{0,4}\b${NOT_QUALIFIED}`,
     example: "Not something I'll write, I'm afraid.",
   },
   // the service's no in the passive, named for the place: "That's not going to happen here.", "Not
@@ -749,7 +757,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // "… are off-limits, full stop."
   {
     type: 'refusal',
-    source: pattern`\b(?:(?:off the table|off[- ]limits|out of bounds)(?: for me|,? (?:full stop|period)| here)(?= ?[.!;,—–-]| ?$)|(?:is|are) (?:completely |firmly |strictly |simply )?(?:off the table|off[- ]limits|out of bounds)(?: in this (?:context|chat|conversation))?(?= ?[.!;]| ?$))`,
+    source: pattern`\b(?:(?:off the table|off[- ]limits|out of bounds)(?: for me|,? (?:full stop|period)| here)(?= ?[.!;,—–-]| ?$)|(?:is|are) (?:completely |firmly |strictly |simply )?(?:off the table|off[- ]limits|out of bounds)(?: in this (?:context|chat|conversation))?${PASSIVE_ENDS})`,
     example: 'Writing ransomware is off the table for me.',
   },
   // a firm no, said of the request: "Writing threats for a group chat is a hard no.", "… that's a firm
@@ -1315,7 +1323,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       SENTENCE_START +
-      pattern`\b(?:(?:your |this |that |the )?request (?:declined|denied|refused|not fulfilled)|(?:this|that) one(?:'s| is) declined|(?:this|that|the) request (?:is|has been) (?:declined|denied|refused)|(?:that's |that is )?not going to happen(?<=(?<![\s\S])\s{0,8}(?:that's |that is )?not going to happen)|(?:absolutely |that's |that is )?out of the question(?<=(?<![\s\S])\s{0,8}(?:absolutely |that's |that is )?out of the question)|(?:absolutely |that's |that is )?not happening(?: here)?(?:,? (?:sorry|I'm afraid))?|not going there|absolutely not(?<=[.!?]\s{1,8}absolutely not)|pass(?<=(?<![\s\S])\s{0,8}pass))${ENDS_SENTENCE}`,
+      pattern`\b(?:(?:your |this |that |the )?request (?:declined|denied|refused|not fulfilled)|(?:this|that) one(?:'s| is) declined|(?:this|that|the) request (?:is|has been) (?:declined|denied|refused)|(?:that's |that is )?not going to happen(?<=(?<![\s\S])\s{0,8}(?:that's |that is )?not going to happen)|(?:absolutely |that's |that is )?out of the question(?<=(?<![\s\S])\s{0,8}(?:absolutely |that's |that is )?out of the question)|(?:off the table|off[- ]limits|out of bounds)(?<=(?<![\s\S])\s{0,8}(?:off the table|off[- ]limits|out of bounds))|(?:absolutely |that's |that is )?not happening(?: here)?(?:,? (?:sorry|I'm afraid))?|not going there|absolutely not(?<=[.!?]\s{1,8}absolutely not)|pass(?<=(?<![\s\S])\s{0,8}pass))${ENDS_SENTENCE}`,
     example: 'Not going to happen. A fake parking ticket could land you in court.',
   },
   {

@@ -240,6 +240,29 @@ const HERE = /here/i;
 const LETTER_OPENING =
   /^\[(?:[a-z'’]+ ){0,2}(?:date|name|address)\]\s*$|^(?:\*\*)?subject(?:\*\*)?:\s*\S|^dear\s(?!user\b)[^\n]{1,40},\s*$|^["“]?(?:hi|hello|hey|good (?:morning|afternoon|evening))(?: (?!there\b|user\b)[^\s,]{1,20}){0,3},\s*$/i;
 
+// … or a message that greets the one it is written to on its first line, before its first words
+// ("Hey Sam! Sorry, I can't make it Saturday …", "Hi team — I won't be in tomorrow …"): a name in
+// capitals or a word for a group or a relative, then a comma, "!" or a dash. What follows is the
+// message, which the user asked for; the model does not greet the user by name
+const INLINE_GREETING = new RegExp(
+  String.raw`^["“]?(?:Hi|Hey|Hello|Hiya|Dear|Greetings|Good (?:morning|afternoon|evening)),?[ \t]+` +
+    String.raw`(?:(?!(?:User|Assistant|There|Again|Friend|I)\b)[A-Z][\p{L}'’.-]+(?:[ \t]+(?:(?:or|and|&)[ \t]+)?[A-Z][\p{L}'’.-]+){0,3}|` +
+    String.raw`everyone|everybody|all|team|folks|guys|y['’]all|sis|bro|mom|mum|dad|friends|neighbou?rs|gang|crew)` +
+    String.raw`[ \t]*(?:[,!]|[ \t]?[—–][ \t]?|[ \t]-[ \t])`,
+  'u',
+);
+
+/**
+ * When the first line (from its first non-blank character, at `lineStart`) opens with a greeting to
+ * someone by name (see INLINE_GREETING), where the greeting ends: the message is what comes after
+ * it, as a draft is what comes after its opening line's break. The line may be cut anywhere past
+ * the greeting.
+ */
+export function greetingDraft(line: string, lineStart: number): number | undefined {
+  const match = INLINE_GREETING.exec(line);
+  return match === null ? undefined : lineStart + match[0].length - 1;
+}
+
 // a response that is itself a script or a titled piece: a scene heading in capitals ("INT. GARAGE -
 // NIGHT", "[EXT. PIER]", "FADE IN:") or a title ("Title: The Night Shift") on its first line. What
 // its characters say ("I don't know, it was here a minute ago") is not the model speaking
@@ -288,6 +311,8 @@ export function draftAfter(line: string, end: number): number | undefined {
 
 /** The draft start of a whole text (see {@link Layout.draftFrom}). */
 function draftOf(text: string, leadStart: number): number | undefined {
+  const greeted = greetingDraft(text.slice(leadStart, leadStart + MAX_DRAFT_INTRO), leadStart);
+  if (greeted !== undefined) return greeted;
   const end = text.indexOf('\n', leadStart);
   if (end === -1 || end - leadStart > MAX_DRAFT_INTRO) return undefined;
   return draftAfter(text.slice(leadStart, end), end);

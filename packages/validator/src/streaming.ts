@@ -4,6 +4,7 @@ import { emptySignal, toQuality } from './quality.js';
 import {
   CONTEXT_LENGTH,
   draftAfter,
+  greetingDraft,
   FenceTracker,
   isWhitespaceCode,
   type Layout,
@@ -164,9 +165,11 @@ export function createStream(
       firstLine += text.slice(index, newline === -1 ? text.length : newline);
       if (newline !== -1) {
         draftSettled = true;
-        layout.draftFrom = draftAfter(firstLine, start + newline);
+        layout.draftFrom =
+          greetingDraft(firstLine, layout.leadStart) ?? draftAfter(firstLine, start + newline);
       } else if (firstLine.length > MAX_DRAFT_INTRO) {
         draftSettled = true;
+        layout.draftFrom = greetingDraft(firstLine, layout.leadStart);
       }
     }
     if (layout.leadStart !== undefined && head.length < options.minLength) {
@@ -191,6 +194,11 @@ export function createStream(
     end() {
       refuseSecondEnd();
       take(decoder.decode());
+      // a response of one short line settles its draft here: only a greeting can open one
+      if (!draftSettled && layout.leadStart !== undefined) {
+        draftSettled = true;
+        layout.draftFrom = greetingDraft(firstLine, layout.leadStart);
+      }
       ended = true;
       advance(received);
       const found = scanner.settle();

@@ -2002,6 +2002,35 @@ describe('a draft the response hands over', () => {
     ).toBe(false);
   });
 
+  it('is the whole response when it greets someone by name before its first words, however the text arrives', () => {
+    const note =
+      "Hey Tomasz! Sorry, I can't join the climbing trip this weekend, the van is still at the garage. Next month for sure?";
+    expect(refuses(note)).toBe(false);
+    expectSameAtEveryCut(note, createValidator().validate(note));
+    const memo = [
+      'Hi team — I won’t be at the stand-up tomorrow, the dentist moved my appointment to nine.',
+      '',
+      'The release notes are in the shared folder; Ines has the keys to the test rig.',
+    ].join('\n');
+    expect(refuses(memo)).toBe(false);
+    expectSameAtEveryCut(memo, createValidator().validate(memo));
+    expect(
+      refuses(
+        'Dear Sir or Madam, I am unable to attend the hearing on 4 May and ask for a new date.',
+      ),
+    ).toBe(false);
+    // a greeting without a name, or to the user, is the model speaking
+    for (const text of [
+      "Hello! I'm sorry, but I can't help you open your neighbour's mailbox.",
+      "Hi, unfortunately I can't look up other people's addresses.",
+      "Hey there, I won't write a message meant to frighten your ex.",
+      "Hi User, I'm not able to share the admin password.",
+    ]) {
+      expect(refuses(text), text).toBe(true);
+      expectSameAtEveryCut(text, createValidator().validate(text));
+    }
+  });
+
   it('is the whole response when a bold title in title case opens it, however the text arrives', () => {
     const poem =
       "**The Lighthouse Cat**\n\nThe keeper calls, the supper's set,\nI will not come, I won't, not yet;\nthe gulls are loud, the sea is wide,\nand I am staying right outside.";
