@@ -732,7 +732,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   },
   // the idioms of declining with any object after them: "Count me out on writing …", "Hard pass from
   // me on anything that …", "I'll pass on a fake notice …" (not passing a message on to someone),
-  // "Nope, not drafting that.", "I'm going to stay out of sourcing …"
+  // "Nope, not drafting that.", "I'm going to stay out of tracking …"
   {
     type: 'refusal',
     source: pattern`\b(?:count me out (?:on|of|for) |hard pass from me on |I(?:'ll| will|'m going to| am going to) pass on (?:an?|any) (?![^.!?\n]{0,40}\bto (?:the|our|your|my|them|him|her)\b)|nope[,.!—–-]{0,2} not (?:writing|helping|doing|making|creating|building|sharing|giving|drafting)\b|I(?:'m going to| am going to|'ll| will|'d rather|'d prefer to| prefer to) stay out of (?:[a-z]{3,16}ing|this|that|it)\b)`,
