@@ -3,6 +3,7 @@
 // fails while the file is out of date.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { compilePatterns } from '../src/compile.js';
 import { DEFAULT_PATTERNS } from '../src/default-patterns.js';
 import { encodeShape } from '../src/pattern-shapes.js';
 import { analysePattern } from '../src/regex-analysis.js';
@@ -13,6 +14,8 @@ const lines = DEFAULT_PATTERNS.map(
   (definition) =>
     `  ${JSON.stringify(encodeShape(definition.source, analysePattern(definition.source, 'i')))},`,
 );
+// the trigger length the prefilters of the built-in patterns alone need, found from scratch
+const { triggerLength } = compilePatterns({}, { fresh: true });
 writeFileSync(
   out,
   [
@@ -21,6 +24,8 @@ writeFileSync(
     'export const DEFAULT_SHAPES: readonly string[] = [',
     ...lines,
     '];',
+    '// the length the triggers of the built-in patterns alone are cut to (see compilePatterns)',
+    `export const DEFAULT_TRIGGER_LENGTH = ${triggerLength};`,
     '',
   ].join('\n'),
 );

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { checkSync as RecheckSync } from 'recheck';
 import { type BuiltInRegion, DEFAULT_PATTERNS } from './default-patterns.js';
-import { DEFAULT_SHAPES } from './default-shapes.generated.js';
+import { DEFAULT_SHAPES, DEFAULT_TRIGGER_LENGTH } from './default-shapes.generated.js';
 import { ValidatorError, ValidatorErrorCode } from './errors.js';
 import { decodeShape } from './pattern-shapes.js';
 import { analysePattern, type PatternShape, type Trigger } from './regex-analysis.js';
@@ -45,8 +45,11 @@ export interface CompiledPattern {
 export interface TriggerBucket {
   trigger: Trigger;
   patterns: CompiledPattern[];
-  /** What the patterns need after the trigger; undefined when every one of them runs at any hit. */
-  follow: Follow | undefined;
+  /**
+   * What the patterns need after the trigger (see {@link followFor}): worked out at the bucket's
+   * first hit, as most buckets are never hit in a process; null when every pattern runs at any hit.
+   */
+  follow?: Follow | null;
 }
 
 /**
@@ -89,6 +92,8 @@ export interface CompiledPatternSet {
   reach: number;
   /** Longest look-behind of any pattern. */
   behind: number;
+  /** How long the triggers were cut to for the prefilters to fit (12 down to 2). */
+  triggerLength: number;
 }
 
 const DEFAULT_REGION: Record<SignalType, PatternRegion> = {
@@ -327,7 +332,6 @@ function mergeTriggers(patterns: CompiledPattern[], maxLength: number): Map<stri
         buckets.set(trigger.literal, {
           trigger: { ...trigger },
           patterns: [pattern],
-          follow: undefined,
         });
       }
     }
@@ -420,6 +424,12 @@ function followOf(bucket: TriggerBucket): Follow | undefined {
     collect(root, '', anyway);
     return { sticky: new RegExp(source, 'iy'), patterns, anyway };
   }
+}
+
+/** What follows a bucket's trigger in its patterns, worked out once, at the bucket's first hit. */
+export function followFor(bucket: TriggerBucket): Follow | undefined {
+  if (bucket.follow === undefined) bucket.follow = followOf(bucket) ?? null;
+  return bucket.follow ?? undefined;
 }
 
 /**
@@ -537,11 +547,18 @@ const sourceLength = (prefilters: Prefilter[]) =>
 
 const MAX_PREFILTER_SOURCE = 16_000;
 
-/** Compiles the built-in and custom patterns; custom ones are checked for ReDoS first. */
-export function compilePatterns(options: {
-  customPatterns?: CustomPatterns | undefined;
-  defaultPatterns?: boolean | undefined;
-}): CompiledPatternSet {
+/**
+ * Compiles the built-in and custom patterns; custom ones are checked for ReDoS first. The analysis
+ * written for the built-in patterns is used where it is of their sources; `fresh` works everything
+ * out again (to write it, and to test it).
+ */
+export function compilePatterns(
+  options: {
+    customPatterns?: CustomPatterns | undefined;
+    defaultPatterns?: boolean | undefined;
+  },
+  { fresh = false }: { fresh?: boolean } = {},
+): CompiledPatternSet {
   const specs: PatternSpec[] = [];
   if (options.defaultPatterns !== false) {
     DEFAULT_PATTERNS.forEach((definition, position) => {
@@ -553,7 +570,7 @@ export function compilePatterns(options: {
         region: definition.region ?? DEFAULT_REGION[definition.type],
         custom: false,
         label: `built-in ${definition.type} pattern #${position + 1}`,
-        shape: decodeShape(definition.source, DEFAULT_SHAPES[position]),
+        shape: fresh ? undefined : decodeShape(definition.source, DEFAULT_SHAPES[position]),
       });
     });
   }
@@ -587,8 +604,15 @@ export function compilePatterns(options: {
   const patterns = specs.map(compileSpec);
   const fast = patterns.filter((pattern) => pattern.triggers !== undefined);
   // V8 compiles a regular expression whose source is over 20 KB without its optimisations, which
-  // makes it many times slower; shorter triggers make a smaller prefilter
-  let maxLength = 12;
+  // makes it many times slower; shorter triggers make a smaller prefilter. For the built-in
+  // patterns alone, as written, the length was found when they were written: the search starts there
+  const written =
+    !fresh &&
+    custom === undefined &&
+    specs.length > 0 &&
+    specs.length === DEFAULT_SHAPES.length &&
+    specs.every((spec) => spec.shape !== undefined);
+  let maxLength = written ? DEFAULT_TRIGGER_LENGTH : 12;
   let buckets: Map<string, TriggerBucket>;
   let prefilterAll: Prefilter[];
   let prefilterAnywhere: Prefilter[];
@@ -603,7 +627,6 @@ export function compilePatterns(options: {
     if (size <= MAX_PREFILTER_SOURCE || maxLength <= 2) break;
     maxLength -= 2;
   }
-  for (const bucket of buckets.values()) bucket.follow = followOf(bucket);
   return {
     patterns,
     plain: patterns.filter((pattern) => pattern.triggers === undefined),
@@ -614,5 +637,6 @@ export function compilePatterns(options: {
     buckets,
     reach: Math.max(0, ...patterns.map((pattern) => pattern.reach)),
     behind: Math.max(0, ...patterns.map((pattern) => pattern.behind)),
+    triggerLength: maxLength,
   };
 }

@@ -1,4 +1,9 @@
-import type { CompiledPattern, CompiledPatternSet, Prefilter } from './compile.js';
+import {
+  type CompiledPattern,
+  type CompiledPatternSet,
+  followFor,
+  type Prefilter,
+} from './compile.js';
 import { PART_TOPIC_WORDS } from './default-patterns.js';
 import { canonicalTrigger } from './regex-analysis.js';
 import { speaksInVoices, VoiceTracker } from './voices.js';
@@ -247,7 +252,7 @@ const LETTER_OPENING =
 const INLINE_GREETING = new RegExp(
   String.raw`^["“]?(?:Hi|Hey|Hello|Hiya|Dear|Greetings|Good (?:morning|afternoon|evening)),?[ \t]+` +
     String.raw`(?:(?!(?:User|Assistant|There|Again|Friend|I)\b)[A-Z][\p{L}'’.-]+(?:[ \t]+(?:(?:or|and|&)[ \t]+)?[A-Z][\p{L}'’.-]+){0,3}|` +
-    String.raw`everyone|everybody|all|team|folks|guys|y['’]all|sis|bro|mom|mum|dad|friends|neighbou?rs|gang|crew)` +
+    "everyone|everybody|all|team|folks|guys|y['’]all|sis|bro|mom|mum|dad|friends|neighbou?rs|gang|crew)" +
     String.raw`[ \t]*(?:[,!]|[ \t]?[—–][ \t]?|[ \t]-[ \t])`,
   'u',
 );
@@ -722,7 +727,7 @@ export class Scanner {
   private patternsAt(text: string, index: number, trigger: string): CompiledPattern[] {
     const bucket = this.set.buckets.get(canonicalTrigger(trigger));
     if (!bucket) return this.fastPatterns;
-    const follow = bucket.follow;
+    const follow = followFor(bucket);
     if (!follow) return bucket.patterns;
     const sticky = follow.sticky;
     const after = index + trigger.length;

@@ -4,8 +4,8 @@ import { emptySignal, toQuality } from './quality.js';
 import {
   CONTEXT_LENGTH,
   draftAfter,
-  greetingDraft,
   FenceTracker,
+  greetingDraft,
   isWhitespaceCode,
   type Layout,
   MAX_DRAFT_INTRO,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { type CompiledPatternSet, compilePatterns, followFor } from '../src/compile.js';
 import { DEFAULT_PATTERNS } from '../src/default-patterns.js';
-import { DEFAULT_SHAPES } from '../src/default-shapes.generated.js';
+import { DEFAULT_SHAPES, DEFAULT_TRIGGER_LENGTH } from '../src/default-shapes.generated.js';
 import { decodeShape, encodeShape } from '../src/pattern-shapes.js';
 import { analysePattern } from '../src/regex-analysis.js';
 
@@ -18,6 +19,32 @@ describe('the analysis written for the built-in patterns', () => {
       }
     });
     expect(stale, 'written analysis out of date: run pnpm shapes:validator').toEqual([]);
+  });
+
+  it('compiles the built-in patterns exactly as working everything out again does', () => {
+    const outline = (set: CompiledPatternSet) => ({
+      prefilters: [...set.prefilterAll, ...set.prefilterAnywhere].map((each) => each.source),
+      buckets: [...set.buckets.entries()].map(([literal, bucket]) => {
+        const follow = followFor(bucket);
+        return {
+          literal,
+          trigger: bucket.trigger,
+          patterns: bucket.patterns.map((pattern) => pattern.index),
+          follow: follow && {
+            source: follow.sticky.source,
+            anyway: follow.anyway.map((pattern) => pattern.index),
+            patterns: [...follow.patterns].map(([key, list]) => [key, list.map((p) => p.index)]),
+          },
+        };
+      }),
+      triggerLength: set.triggerLength,
+      reach: set.reach,
+      behind: set.behind,
+    });
+    const written = compilePatterns({});
+    const fresh = compilePatterns({}, { fresh: true });
+    expect(written.triggerLength).toBe(DEFAULT_TRIGGER_LENGTH);
+    expect(outline(written)).toStrictEqual(outline(fresh));
   });
 
   it('reads back what it wrote, unbounded lengths and odd literals included', () => {
