@@ -738,6 +738,22 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source: pattern`\b(?:count me out (?:on|of|for) |hard pass from me on |I(?:'ll| will|'m going to| am going to) pass on (?:an?|any) (?![^.!?\n]{0,40}\bto (?:the|our|your|my|them|him|her)\b)|nope[,.!—–-]{0,2} not (?:writing|helping|doing|making|creating|building|sharing|giving|drafting)\b|I(?:'m going to| am going to|'ll| will|'d rather|'d prefer to| prefer to) stay out of (?:[a-z]{3,16}ing|this|that|it)\b)`,
     example: 'Count me out on writing a message meant to scare your neighbour.',
   },
+  // the service's no, said of help or of a process: "… isn't supported here.", "No assistance is
+  // available for that.", "That's not a method that will be laid out here.", "… aren't something
+  // that gets helped with.", "… is not within scope.", "… isn't an available service here."
+  {
+    type: 'refusal',
+    source: pattern`\b(?:(?:isn't|is not|aren't|are not) supported here|no (?:assistance|help|guidance|support|advice|instructions|information|details) (?:is|are|will be|can be) (?:available|given|provided|offered)|not an? [a-z]{3,20} that (?:will|can|is going to) be (?:laid out|provided|given|shared|written|explained|described|detailed|walked through|spelled out)|(?:isn't|is not|aren't|are not) something (?:that )?(?:can be|will be|gets?) helped with|(?:isn't|is not) something (?:help|assistance|advice|guidance|support|[a-z]{3,12} advice) (?:is|will be|can be|gets) (?:given|offered|provided)|(?:isn't|is not) an available service)\b|\b(?:(?:is|are) not|isn't|aren't) (?:within|in) (?:the )?scope${ENDS_SENTENCE}`,
+    example: 'Reading a partner’s messages without consent is not within scope.',
+  },
+  // the model made to stay away from the request: "I'm set up to avoid generating …", "I'm an
+  // assistant built with safeguards against …", "… guidelines that stop me from …"
+  {
+    type: 'refusal',
+    source: pattern`\b(?:(?:guidelines|rules|safeguards|policies|principles|programming) (?:that|which) (?:stop|stops|prevent|prevents|keep|keeps|bar|bars|forbid|forbids) me from|I(?:'m| am)(?: an? [a-z ]{2,30}?)? (?:designed|built|set up|configured|trained|programmed|made) (?:to avoid|to steer (?:clear|away)|to stay away from|with safeguards against|to refuse|to decline))\b`,
+    example:
+      "I'm set up to avoid writing reviews under invented names, so this one stays unwritten.",
+  },
   // "Not something I'll write." as a sentence of its own
   {
     type: 'refusal',
