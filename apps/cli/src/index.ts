@@ -127,7 +127,9 @@ function reportUsageErrors(command: Command): void {
         .split('\n')
         .map((line) => line.trim())
         .filter((line) => line !== '')
-        .join(' ');
+        .join(' ')
+        // commander's hint in the style of the other messages: "(did you mean validate?)"
+        .replace('(Did you mean', '(did you mean');
       write(`qualm: ${message} (see ${name} --help)\n`);
     },
   });

@@ -13,6 +13,18 @@ describe('qualm program', () => {
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/unknown command|too many arguments/);
   });
+
+  it('lists every verb in its help, and names the verb a misspelt one was meant to be', async () => {
+    const help = await qualm(['--no-progress', '--help']);
+    for (const verb of ['validate', 'train', 'abstain', 'judge', 'bench']) {
+      expect(help.stdout).toMatch(new RegExp(`^  ${verb} `, 'm'));
+    }
+    const misspelt = await qualm(['--no-progress', 'judgde', '--input', 'items.jsonl']);
+    expect(misspelt.code).toBe(2);
+    expect(misspelt.stderr).toBe(
+      "qualm: unknown command 'judgde' (did you mean judge?) (see qualm --help)\n",
+    );
+  });
 });
 
 describe('an option that needs a value', () => {

@@ -15,7 +15,9 @@ describe('the analysis written for the built-in patterns', () => {
       try {
         expect(written).toStrictEqual(fresh);
       } catch {
-        stale.push(`#${position + 1}`);
+        stale.push(
+          `built-in ${definition.type} pattern #${position + 1} (${definition.source.slice(0, 60)}…)`,
+        );
       }
     });
     expect(stale, 'written analysis out of date: run pnpm shapes:validator').toEqual([]);
