@@ -746,6 +746,14 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source: pattern`\b(?:(?:isn't|is not|aren't|are not) supported here|no (?:assistance|help|guidance|support|advice|instructions|information|details) (?:is|are|will be|can be) (?:available|given|provided|offered)|not an? [a-z]{3,20} that (?:will|can|is going to) be (?:laid out|provided|given|shared|written|explained|described|detailed|walked through|spelled out)|(?:isn't|is not|aren't|are not) something (?:that )?(?:can be|will be|gets?) helped with|(?:isn't|is not) something (?:help|assistance|advice|guidance|support|[a-z]{3,12} advice) (?:is|will be|can be|gets) (?:given|offered|provided)|(?:isn't|is not) an available service)\b|\b(?:(?:is|are) not|isn't|aren't) (?:within|in) (?:the )?scope${ENDS_SENTENCE}`,
     example: 'Reading a partner’s messages without consent is not within scope.',
   },
+  // … and with any verb, said not done here: "… aren't searched or passed on through this tool",
+  // "… aren't listed here", "… isn't something there's advice on", "… aren't part of what's
+  // offered", "… isn't assisted with.", "… not something this service will draft"
+  {
+    type: 'refusal',
+    source: pattern`\b(?:(?:isn't|aren't|is not|are not|won't be|will not be)(?: [a-z]{3,12}ed or)? (?:[a-z]{3,15}ed|done|given|shown|told|made|written|drawn|sent|found|run|put together|held)(?: up| out| with| on| for)? (?:here|through this (?:tool|service|chat|assistant|app))\b|(?:isn't|is not) something (?:there's|there is|there are) (?:any )?(?:advice|help|guidance|information|support|instructions) (?:on|for|about|with)\b|(?:isn't|aren't|is not|are not) part of what(?:'s| is) (?:offered|provided|available|done|covered|supported|given)\b|(?:isn't|aren't|is not|are not|won't be|will not be) (?:assisted|helped) with(?= ?[.!;,]| ?$| —)|not something (?:this|the) (?:service|assistant|tool|chat|app|bot|platform) (?:will|can|is going to|does|is able to) [a-z]{3,12}\b)`,
+    example: 'Passwords of other members are not handed out here, whoever is asking.',
+  },
   // the model made to stay away from the request: "I'm set up to avoid generating …", "I'm an
   // assistant built with safeguards against …", "… guidelines that stop me from …"
   {
