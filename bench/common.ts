@@ -1,8 +1,10 @@
 /*
  * What the benchmark and evaluation scripts share: their command-line values, where the
- * repository and the data are, the machine in one line, the real responses they time, and the
- * median of repeated timings.
+ * repository and the data are, the machine in one line, the real responses they time, the
+ * median of repeated timings, and the validator's sources at an earlier commit.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { cpus, platform, release, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -109,4 +111,30 @@ export function textJoiner(responses: readonly string[]): (bytes: number) => str
     while (Buffer.byteLength(text) < bytes) text += `${responses[cursor++ % responses.length]}\n\n`;
     return text.slice(0, Math.round((bytes * text.length) / Buffer.byteLength(text)));
   };
+}
+
+/**
+ * Writes the validator's sources at commit `rev` (`git archive REV packages/validator/src`) into
+ * `folder`, beside the package's own so that they resolve the same dependencies, and returns the
+ * short commit and the path of their index.ts. A name that is no commit is one error line, exit 2.
+ */
+export function validatorSourcesAt(rev: string, folder: string): { commit: string; index: string } {
+  let commit: string;
+  try {
+    commit = execFileSync('git', ['rev-parse', '--verify', '--short', `${rev}^{commit}`], {
+      cwd: repositoryRoot,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    console.error(`--base ${rev} names no commit of this repository`);
+    process.exit(2);
+  }
+  const archive = execFileSync('git', ['archive', commit, 'src'], {
+    cwd: join(repositoryRoot, 'packages', 'validator'),
+    maxBuffer: 1 << 28,
+  });
+  mkdirSync(folder, { recursive: true });
+  execFileSync('tar', ['-x', '-C', folder], { input: archive });
+  return { commit, index: join(folder, 'src', 'index.ts') };
 }

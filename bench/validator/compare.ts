@@ -10,7 +10,6 @@
  * The earlier sources are taken from git (`git archive REV packages/validator/src`) into a folder
  * beside the package's own, so they resolve the same dependencies; it is removed at the end.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -23,6 +22,7 @@ import {
   realResponses,
   repositoryRoot,
   textJoiner,
+  validatorSourcesAt,
 } from '../common.js';
 
 // as the qualm command runs: each regular expression compiled at its first run
@@ -70,30 +70,15 @@ interface Engine {
   validate(text: string): unknown;
 }
 
-let commit: string;
-try {
-  commit = execFileSync('git', ['rev-parse', '--verify', '--short', `${base}^{commit}`], {
-    cwd: repositoryRoot,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'ignore'],
-  }).trim();
-} catch {
-  console.error(`--base ${base} names no commit of this repository`);
-  process.exit(2);
-}
 const packageFolder = join(repositoryRoot, 'packages', 'validator');
 const baseFolder = mkdtempSync(join(packageFolder, '.compare-'));
 process.on('exit', () => rmSync(baseFolder, { recursive: true, force: true }));
 // an interrupted run ends without 'exit' unless it is turned into one
 process.on('SIGINT', () => process.exit(130));
-const archive = execFileSync('git', ['archive', commit, 'src'], {
-  cwd: packageFolder,
-  maxBuffer: 1 << 28,
-});
-execFileSync('tar', ['-x', '-C', baseFolder], { input: archive });
+const { commit, index: baseIndex } = validatorSourcesAt(base, baseFolder);
 
 type ValidatorModule = typeof import('../../packages/validator/src/index.js');
-const before = (await import(join(baseFolder, 'src', 'index.ts'))) as ValidatorModule;
+const before = (await import(baseIndex)) as ValidatorModule;
 const after = (await import('../../packages/validator/src/index.js')) as ValidatorModule;
 const engines = [
   engine(`base (${commit})`, before.createValidator()),

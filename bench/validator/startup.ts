@@ -12,7 +12,14 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { argument, checkCommandLine, hardware, median, repositoryRoot } from '../common.js';
+import {
+  argument,
+  checkCommandLine,
+  hardware,
+  median,
+  repositoryRoot,
+  validatorSourcesAt,
+} from '../common.js';
 
 checkCommandLine(
   `
@@ -65,25 +72,8 @@ interface Subject {
 const subjects: Subject[] = [];
 const base = argument('--base');
 if (base !== undefined) {
-  let commit: string;
-  try {
-    commit = execFileSync('git', ['rev-parse', '--verify', '--short', `${base}^{commit}`], {
-      cwd: repositoryRoot,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).trim();
-  } catch {
-    console.error(`--base ${base} names no commit of this repository`);
-    process.exit(2);
-  }
-  const archive = execFileSync('git', ['archive', commit, 'src'], {
-    cwd: packageFolder,
-    maxBuffer: 1 << 28,
-  });
-  const folder = join(scratch, 'base');
-  execFileSync('mkdir', ['-p', folder]);
-  execFileSync('tar', ['-x', '-C', folder], { input: archive });
-  subjects.push({ name: `base (${commit})`, index: join(folder, 'src', 'index.ts') });
+  const { commit, index } = validatorSourcesAt(base, join(scratch, 'base'));
+  subjects.push({ name: `base (${commit})`, index });
 }
 subjects.push({ name: 'this tree', index: join(packageFolder, 'src', 'index.ts') });
 

@@ -6,16 +6,16 @@ import { fileURLToPath } from 'node:url';
 import { compilePatterns } from '../src/compile.js';
 import { DEFAULT_PATTERNS } from '../src/default-patterns.js';
 import { encodeShape } from '../src/pattern-shapes.js';
-import { analysePattern } from '../src/regex-analysis.js';
 
 const out = fileURLToPath(new URL('../src/default-shapes.generated.ts', import.meta.url));
 const started = performance.now();
-const lines = DEFAULT_PATTERNS.map(
-  (definition) =>
-    `  ${JSON.stringify(encodeShape(definition.source, analysePattern(definition.source, 'i')))},`,
-);
-// the trigger length the prefilters of the built-in patterns alone need, found from scratch
-const { triggerLength } = compilePatterns({}, { fresh: true });
+// the built-in patterns alone, every analysis worked out from scratch: each pattern's shape, and
+// the trigger length their prefilters need
+const { patterns, triggerLength } = compilePatterns({}, { fresh: true });
+const lines = DEFAULT_PATTERNS.map((definition, position) => {
+  const { triggers, reach, behind } = patterns[position]!;
+  return `  ${JSON.stringify(encodeShape(definition.source, { triggers, reach, behind }))},`;
+});
 writeFileSync(
   out,
   [

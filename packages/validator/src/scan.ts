@@ -263,7 +263,7 @@ const INLINE_GREETING = new RegExp(
  * it, as a draft is what comes after its opening line's break. The line may be cut anywhere past
  * the greeting.
  */
-export function greetingDraft(line: string, lineStart: number): number | undefined {
+function greetingDraft(line: string, lineStart: number): number | undefined {
   const match = INLINE_GREETING.exec(line);
   return match === null ? undefined : lineStart + match[0].length - 1;
 }
@@ -304,7 +304,7 @@ function declinesAfterDraft(buffer: string, local: number): boolean {
  * Where the draft starts when `line` (the response's first line, from its first non-blank
  * character up to its line break at `end`) announces one.
  */
-export function draftAfter(line: string, end: number): number | undefined {
+function draftAfter(line: string, end: number): number | undefined {
   if (line.length > MAX_DRAFT_INTRO) return undefined;
   // most first lines hold no "here": a plain search rules them out before the full expression
   const announces = HERE.test(line) && DRAFT_INTRO.test(line);
@@ -314,13 +314,25 @@ export function draftAfter(line: string, end: number): number | undefined {
     : undefined;
 }
 
+/**
+ * Where the draft starts (see {@link Layout.draftFrom}), from what is known of the response's first
+ * line: `line`, from its first non-blank character at `lineStart`, up to its line break at `end`,
+ * or, with `end` undefined, a start of it with no break in sight (only a greeting can settle it).
+ */
+export function draftStart(
+  line: string,
+  lineStart: number,
+  end: number | undefined,
+): number | undefined {
+  return greetingDraft(line, lineStart) ?? (end === undefined ? undefined : draftAfter(line, end));
+}
+
 /** The draft start of a whole text (see {@link Layout.draftFrom}). */
 function draftOf(text: string, leadStart: number): number | undefined {
-  const greeted = greetingDraft(text.slice(leadStart, leadStart + MAX_DRAFT_INTRO), leadStart);
-  if (greeted !== undefined) return greeted;
   const end = text.indexOf('\n', leadStart);
-  if (end === -1 || end - leadStart > MAX_DRAFT_INTRO) return undefined;
-  return draftAfter(text.slice(leadStart, end), end);
+  if (end === -1)
+    return draftStart(text.slice(leadStart, leadStart + MAX_DRAFT_INTRO), leadStart, undefined);
+  return draftStart(text.slice(leadStart, end), leadStart, end);
 }
 
 /**

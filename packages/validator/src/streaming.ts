@@ -3,9 +3,8 @@ import { ValidatorError, ValidatorErrorCode } from './errors.js';
 import { emptySignal, toQuality } from './quality.js';
 import {
   CONTEXT_LENGTH,
-  draftAfter,
+  draftStart,
   FenceTracker,
-  greetingDraft,
   isWhitespaceCode,
   type Layout,
   MAX_DRAFT_INTRO,
@@ -163,13 +162,13 @@ export function createStream(
     if (layout.leadStart !== undefined && !draftSettled) {
       const newline = text.indexOf('\n', index);
       firstLine += text.slice(index, newline === -1 ? text.length : newline);
-      if (newline !== -1) {
+      if (newline !== -1 || firstLine.length > MAX_DRAFT_INTRO) {
         draftSettled = true;
-        layout.draftFrom =
-          greetingDraft(firstLine, layout.leadStart) ?? draftAfter(firstLine, start + newline);
-      } else if (firstLine.length > MAX_DRAFT_INTRO) {
-        draftSettled = true;
-        layout.draftFrom = greetingDraft(firstLine, layout.leadStart);
+        layout.draftFrom = draftStart(
+          firstLine,
+          layout.leadStart,
+          newline === -1 ? undefined : start + newline,
+        );
       }
     }
     if (layout.leadStart !== undefined && head.length < options.minLength) {
@@ -197,7 +196,7 @@ export function createStream(
       // a response of one short line settles its draft here: only a greeting can open one
       if (!draftSettled && layout.leadStart !== undefined) {
         draftSettled = true;
-        layout.draftFrom = greetingDraft(firstLine, layout.leadStart);
+        layout.draftFrom = draftStart(firstLine, layout.leadStart, undefined);
       }
       ended = true;
       advance(received);

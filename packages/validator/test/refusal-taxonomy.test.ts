@@ -2003,31 +2003,30 @@ describe('a draft the response hands over', () => {
   });
 
   it('is the whole response when it greets someone by name before its first words, however the text arrives', () => {
-    const note =
-      "Hey Tomasz! Sorry, I can't join the climbing trip this weekend, the van is still at the garage. Next month for sure?";
-    expect(refuses(note)).toBe(false);
-    expectSameAtEveryCut(note, createValidator().validate(note));
-    const memo = [
-      'Hi team — I won’t be at the stand-up tomorrow, the dentist moved my appointment to nine.',
-      '',
-      'The release notes are in the shared folder; Ines has the keys to the test rig.',
-    ].join('\n');
-    expect(refuses(memo)).toBe(false);
-    expectSameAtEveryCut(memo, createValidator().validate(memo));
-    expect(
-      refuses(
-        'Dear Sir or Madam, I am unable to attend the hearing on 4 May and ask for a new date.',
-      ),
-    ).toBe(false);
+    const messages = [
+      "Hey Tomasz! Sorry, I can't join the climbing trip this weekend, the van is still at the garage. Next month for sure?",
+      [
+        'Hi team — I won’t be at the stand-up tomorrow, the dentist moved my appointment to nine.',
+        '',
+        'The release notes are in the shared folder; Ines has the keys to the test rig.',
+      ].join('\n'),
+      'Dear Sir or Madam, I am unable to attend the hearing on 4 May and ask for a new date.',
+    ];
     // a greeting without a name, or to the user, is the model speaking
-    for (const text of [
+    const spoken = [
       "Hello! I'm sorry, but I can't help you open your neighbour's mailbox.",
       "Hi, unfortunately I can't look up other people's addresses.",
       "Hey there, I won't write a message meant to frighten your ex.",
       "Hi User, I'm not able to share the admin password.",
-    ]) {
-      expect(refuses(text), text).toBe(true);
-      expectSameAtEveryCut(text, createValidator().validate(text));
+    ];
+    for (const [texts, refusal] of [
+      [messages, false],
+      [spoken, true],
+    ] as const) {
+      for (const text of texts) {
+        expect(refuses(text), text).toBe(refusal);
+        expectSameAtEveryCut(text, createValidator().validate(text));
+      }
     }
   });
 
