@@ -1,10 +1,3 @@
-import { defineConfig } from 'tsup';
+import { packageBuildConfig } from '../../tsup.shared.js';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
-});
+export default packageBuildConfig();

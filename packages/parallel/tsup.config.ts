@@ -1,11 +1,4 @@
-import { defineConfig } from 'tsup';
+import { packageBuildConfig } from '../../tsup.shared.js';
 
-export default defineConfig({
-  // the worker is its own entry: worker threads load it by file name
-  entry: ['src/index.ts', 'src/worker.ts'],
-  format: ['esm'],
-  dts: { entry: 'src/index.ts' },
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
-});
+// the worker is its own entry: worker threads load it by file name
+export default packageBuildConfig({ entry: ['src/index.ts', 'src/worker.ts'] });
