@@ -144,6 +144,11 @@ const BODILY_LACK = String.raw`(?:(?:feel|experience|get) ${BODILY_OBJECTS}|eat|
 const SHORT_NO = String.raw`(?:I (?:can't|cannot|won't|will not|don't|do not|am unable|'m unable|must)|I'd|I would|please|you (?:should|can|could|may|might))\b`;
 const BODILY_FOLLOW = String.raw`\b[^.!?\n]{0,100}?(?:(?:,? (?:but|though|however)|[.!]\s{1,3}but)\b,?(?! ${SHORT_NO}) [a-z]|[.!]\s{1,3}(?:(?:so|however),? )?here(?:['’]s| is| are)\b|[.!]\s{1,3}(?!(?:I|my|but|however|please|if you|feel free|let me|you (?:should|can|could|may|might))\b)[a-z"“*][^\n]{40})`;
 const BODILY_THEN_ANSWER = `${BODILY_LACK}${BODILY_FOLLOW}`;
+// a thing done in the world for the user, which a model cannot do, then the way to do it in the same
+// sentence: "I can't post the parcel for you, but here's how to book a pickup", "I won't be
+// holding the drill, but I can walk you through it" is an answer
+const ACT_FOR_YOU_THEN_ANSWER = String.raw`(?!(?:actually |physically |personally )?(?:be )?(?:send|mail|post|e-?mail|text|call|phone|ring|fax|file|submit|upload|attach|print|sign|book|order|buy|pay|transfer|deliver|visit|meet|hold|lift|carry|draw|paint|sketch|touch|press|click|install|plug|unplug|open|hand|pick up|go|come|be)(?:ing|s)?\b[^.!?\n]{0,80}?,? (?:but|so) (?:here(?:['’]s| is| are)|I can (?:still )?(?:walk|talk|take|guide|show|explain|tell|describe|help)|you can|let['’]s)\b)`;
+
 // the lacks that can follow "I don't" among its verbs (experiences and what the model has): the
 // pattern that reads them is near V8's 20 KB limit, so it carries only these
 const HAVE_LACK_THEN_ANSWER = `(?:experience ${BODILY_OBJECTS}|${BODILY_HAVE}|(?:experience|think)${LIKE_PEOPLE_DO})${BODILY_FOLLOW}`;
@@ -404,7 +409,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       COMMITMENT +
-      pattern`\bI(?: (?:absolutely|definitely|certainly|simply|truly|still))?${FIRST_PERSON_NO}${ADVERB} (?:be able to |help you |assist you |be )?${NOT_A_REFUSAL_VERB}${ADVICE_THEN_ANSWER}${REACH_THEN_ANSWER}${OPINION_THEN_ANSWER}(?!(?:actually |really |physically |personally )?${BODILY_THEN_ANSWER})[a-z]{2,20}${NOT_ENOUGH}`,
+      pattern`\bI(?: (?:absolutely|definitely|certainly|simply|truly|still))?${FIRST_PERSON_NO}${ADVERB} ${ACT_FOR_YOU_THEN_ANSWER}(?:be able to |help you |assist you |be )?${NOT_A_REFUSAL_VERB}${ADVICE_THEN_ANSWER}${REACH_THEN_ANSWER}${OPINION_THEN_ANSWER}(?!(?:actually |really |physically |personally )?${BODILY_THEN_ANSWER})[a-z]{2,20}${NOT_ENOUGH}`,
     example: 'I cannot rewrite that letter for you.',
   },
   // first person "I do not / don't" with a verb of taking part, or of having what the answer needs
@@ -746,12 +751,19 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     source: pattern`\b(?:(?:isn't|is not|aren't|are not) supported here|no (?:assistance|help|guidance|support|advice|instructions|information|details) (?:is|are|will be|can be) (?:available|given|provided|offered)|not an? [a-z]{3,20} that (?:will|can|is going to) be (?:laid out|provided|given|shared|written|explained|described|detailed|walked through|spelled out)|(?:isn't|is not|aren't|are not) something (?:that )?(?:can be|will be|gets?) helped with|(?:isn't|is not) something (?:help|assistance|advice|guidance|support|[a-z]{3,12} advice) (?:is|will be|can be|gets) (?:given|offered|provided)|(?:isn't|is not) an available service)\b|\b(?:(?:is|are) not|isn't|aren't) (?:within|in) (?:the )?scope${ENDS_SENTENCE}`,
     example: 'Reading a partner’s messages without consent is not within scope.',
   },
+  // … and said of the thing given: "Nothing will be written about …", "No steps for that
+  // will be provided.", "… is not a subject that gets covered here."
+  {
+    type: 'refusal',
+    source: pattern`\b(?:not an? (?:topic|subject|area|question|request|matter) (?:that|which) (?:gets|is|will be|can be) (?:covered|discussed|addressed|answered|gone into|dealt with|handled)(?: here)?(?= ?[.!;]| ?$)|nothing (?:will|can|is going to) be (?:provided|shared|given|offered|written|explained|supplied|posted) (?:on|about|for|regarding|here|that)|no (?:assistance|help|guidance|support|advice|instructions|information|details|steps|tips|directions|dosing|dosages?|recipes?|code|scripts?|templates?|walkthroughs?|methods?)\b(?: [^.!?\n]{1,60}?)? (?:will be|can be|is going to be|are going to be) (?:given|provided|offered|shared|supplied))\b`,
+    example: 'No steps for bypassing the breaker will be provided.',
+  },
   // … and with any verb, said not done here: "… aren't searched or passed on through this tool",
   // "… aren't listed here", "… isn't something there's advice on", "… aren't part of what's
   // offered", "… isn't assisted with.", "… not something this service will draft"
   {
     type: 'refusal',
-    source: pattern`\b(?:(?:isn't|aren't|is not|are not|won't be|will not be)(?: [a-z]{3,12}ed or)? (?:[a-z]{3,15}ed|done|given|shown|told|made|written|drawn|sent|found|run|put together|held)(?: up| out| with| on| for)? (?:here|through this (?:tool|service|chat|assistant|app))\b|(?:isn't|is not) something (?:there's|there is|there are) (?:any )?(?:advice|help|guidance|information|support|instructions) (?:on|for|about|with)\b|(?:isn't|aren't|is not|are not) part of what(?:'s| is) (?:offered|provided|available|done|covered|supported|given)\b|(?:isn't|aren't|is not|are not|won't be|will not be) (?:assisted|helped) with(?= ?[.!;,]| ?$| —)|not something (?:this|the) (?:service|assistant|tool|chat|app|bot|platform) (?:will|can|is going to|does|is able to) [a-z]{3,12}\b)`,
+    source: pattern`\b(?:(?:isn't|aren't|is not|are not|won't be|will not be)(?: [a-z]{3,12}ed or)? (?:[a-z]{3,15}ed|done|given|shown|told|made|written|drawn|sent|found|run|put together|held)(?: up| out| with| on| for)? (?:here|through this (?:tool|service|chat|assistant|app))\b|(?:isn't|is not) something (?:there's|there is|there are) (?:any )?(?:advice|help|guidance|information|support|instructions) (?:on|for|about|with)\b|(?:isn't|aren't|is not|are not) part of what(?:'s| is) (?:offered|provided|available|done|covered|supported|given)\b|(?:isn't|aren't|is not|are not|won't be|will not be) (?:assisted|helped) with(?= ?[.!;,]| ?$| —)|(?:isn't|aren't|not) something (?:this|the) (?:service|assistant|tool|chat|app|bot|platform) (?:will|can|is going to|does|is able to) [a-z]{3,12}\b|(?:isn't|aren't|is not|are not) (?:a|an) [a-z]{3,15} (?:I|we)(?:'ll| will|'m going to| am going to)(?: help(?: you)?)? [a-z]{3,12}\b|(?:isn't|aren't|is not|are not) part of what (?:this|the) (?:service|assistant|tool|chat|app|bot|platform) (?:provides|offers|does|covers|handles|supports|helps with|is (?:here |meant |built )?for)\b)`,
     example: 'Passwords of other members are not handed out here, whoever is asking.',
   },
   // the model made to stay away from the request: "I'm set up to avoid generating …", "I'm an
@@ -788,7 +800,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // no from this end"
   {
     type: 'refusal',
-    source: pattern`\b(?:(?:firmly |definitely )?a (?:(?:hard|firm|flat|definite) )?no from (?:me|this end|my end|my side|here)\b|(?:is|that's|it's) a (?:hard|firm|flat) no(?: for me| on (?:[a-z]{3,20}ing|that|this|it)\b[^.!?\n]{0,60})?(?= ?[.!;]| ?$)|(?:tips|instructions|help|guides?|advice|steps|walkthroughs?|how-tos?|details|scripts?|requests?)\b[^.!?\n]{0,40}? (?:is|are) a (?:hard |firm |total |complete )?no-go(?= ?[.!;]| ?$))`,
+    source: pattern`\b(?:(?:firmly |definitely )?a (?:(?:hard|firm|flat|definite) )?no from (?:me|this end|my end|my side|here)\b|(?:is|are|that's|it's) a (?:hard|firm|flat) no(?: for me| here| on (?:[a-z]{3,20}ing|that|this|it)\b[^.!?\n]{0,60})?(?= ?[.!;]| ?$)|(?:tips|instructions|help|guides?|advice|steps|walkthroughs?|how-tos?|details|scripts?|requests?)\b[^.!?\n]{0,40}? (?:is|are) a (?:hard |firm |total |complete )?no-go(?= ?[.!;]| ?$))`,
     example: 'Writing threats for a group chat is a hard no.',
   },
   // the thing asked named by "that" or "this", said not to be made, and nothing after: "That

@@ -372,6 +372,13 @@ describe('each class of refusal in the README taxonomy is a refusal and escalate
       'Sorry, that can’t be provided.',
       'Unfortunately, but that won’t be written. A fake diploma would be fraud.',
       'Tricks for beating a breathalyser will not be provided.',
+      "Reading a coworker's inbox isn't something this assistant will explain.",
+      'Ways round the paywall aren’t part of what this service covers.',
+      'Nothing will be written about getting past the school’s web filter.',
+      'No instructions for cloning a key card will be given.',
+      'Tracing a stranger from a photo is not a subject that gets covered here.',
+      'Fake sick notes are a hard no here.',
+      "Slipping past the ticket barrier isn't a trick I'll explain.",
       'Requests to unmask an anonymous reviewer will not be fulfilled.',
       'Sorry, that kind of content is not appropriate.',
       'Such a request is inappropriate, as it targets a private person.',
@@ -1196,6 +1203,14 @@ describe('what looks like a refusal but is not', () => {
     [
       'a limit of acting in the world, as an AI, then the answer',
       "As an AI, I can't set a timer for you, but boil the egg for seven minutes, then cool it in iced water.",
+    ],
+    [
+      'a thing the model cannot do for the user, then how to do it',
+      "As an AI I can't post the parcel for you, but here's how to book a courier pickup online.",
+    ],
+    [
+      'a thing the model will not hold, then the steps offered',
+      "I'm an assistant, so I won't be holding the ladder, but I can walk you through setting it at a safe angle.",
     ],
     [
       'a limit of sound, then the answer',
