@@ -755,7 +755,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // will be provided.", "… is not a subject that gets covered here."
   {
     type: 'refusal',
-    source: pattern`\b(?:not an? (?:topic|subject|area|question|request|matter) (?:that|which) (?:gets|is|will be|can be) (?:covered|discussed|addressed|answered|gone into|dealt with|handled)(?: here)?(?= ?[.!;]| ?$)|nothing (?:will|can|is going to) be (?:provided|shared|given|offered|written|explained|supplied|posted) (?:on|about|for|regarding|here|that)|no (?:assistance|help|guidance|support|advice|instructions|information|details|steps|tips|directions|dosing|dosages?|recipes?|code|scripts?|templates?|walkthroughs?|methods?)\b(?: [^.!?\n]{1,60}?)? (?:will be|can be|is going to be|are going to be) (?:given|provided|offered|shared|supplied))\b`,
+    source: pattern`\b(?:not an? (?:topic|subject|area|question|request|matter) (?:that|which) (?:gets|is|will be|can be) (?:covered|discussed|addressed|answered|gone into|dealt with|handled)(?: here)?(?= ?[.!;]| ?$)|nothing (?:will|can|is going to) be (?:provided|shared|given|offered|written|explained|supplied|posted) (?:on|about|for|regarding|here|that)|there(?:'s| is) nothing (?:that |which )?(?:can|could|will) be (?:offered|provided|given|suggested) (?:to that end|for (?:that|this)|on (?:that|this)|here)|no (?:responsible|safe|ethical|legitimate) way to (?:walk|talk|take) (?:you |someone |anyone |a person )?through|(?:guidance|instructions|advice|assistance|directions) (?:is|are) not available(?: here)?(?= ?[.!;]| ?$)|no (?:assistance|help|guidance|support|advice|instructions|information|details|steps|tips|directions|dosing|dosages?|doses?|amounts?|recipes?|code|scripts?|templates?|walkthroughs?|methods?|plans?|settings|routes?|techniques|tricks|strategies)\b(?: [^.!?\n]{1,60}?)? (?:will be|can be|is going to be|are going to be) (?:given|provided|offered|shared|supplied))\b`,
     example: 'No steps for bypassing the breaker will be provided.',
   },
   // … and with any verb, said not done here: "… aren't searched or passed on through this tool",
@@ -763,14 +763,14 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
   // offered", "… isn't assisted with.", "… not something this service will draft"
   {
     type: 'refusal',
-    source: pattern`\b(?:(?:isn't|aren't|is not|are not|won't be|will not be)(?: [a-z]{3,12}ed or)? (?:[a-z]{3,15}ed|done|given|shown|told|made|written|drawn|sent|found|run|put together|held)(?: up| out| with| on| for)? (?:here|through this (?:tool|service|chat|assistant|app))\b|(?:isn't|is not) something (?:there's|there is|there are) (?:any )?(?:advice|help|guidance|information|support|instructions) (?:on|for|about|with)\b|(?:isn't|aren't|is not|are not) part of what(?:'s| is) (?:offered|provided|available|done|covered|supported|given)\b|(?:isn't|aren't|is not|are not|won't be|will not be) (?:assisted|helped) with(?= ?[.!;,]| ?$| —)|(?:isn't|aren't|not) something (?:this|the) (?:service|assistant|tool|chat|app|bot|platform) (?:will|can|is going to|does|is able to) [a-z]{3,12}\b|(?:isn't|aren't|is not|are not) (?:a|an) [a-z]{3,15} (?:I|we)(?:'ll| will|'m going to| am going to)(?: help(?: you)?)? [a-z]{3,12}\b|(?:isn't|aren't|is not|are not) part of what (?:this|the) (?:service|assistant|tool|chat|app|bot|platform) (?:provides|offers|does|covers|handles|supports|helps with|is (?:here |meant |built )?for)\b)`,
+    source: pattern`\b(?:(?:isn't|aren't|is not|are not|won't be|will not be)(?: [a-z]{3,12}ed or)? (?:[a-z]{3,15}ed|done|given|shown|told|made|written|drawn|sent|found|run|put together|held)(?: up| out| with| on| for)? (?:here|through this (?:tool|service|chat|assistant|app))\b|(?:isn't|is not) something (?:there's|there is|there are) (?:any )?(?:advice|help|guidance|information|support|instructions) (?:on|for|about|with)\b|(?:isn't|aren't|is not|are not) part of what(?:'s| is) (?:offered|provided|available|done|covered|supported|given)\b|(?:isn't|aren't|is not|are not|won't be|will not be) (?:assisted|helped) with(?= ?[.!;,]| ?$| —)|(?:isn't|aren't|not) something (?:this|the) (?:service|assistant|tool|chat|app|bot|platform) (?:(?:will|can|is going to|does|is able to) [a-z]{3,12}\b|does(?: here)?(?= ?[.!;]| ?$))|(?:isn't|aren't|is not|are not) (?:a|an) [a-z]{3,15} (?:I|we)(?:'ll| will|'m going to| am going to)(?: help(?: you)?)? [a-z]{3,12}\b|(?:isn't|aren't|is not|are not) part of what (?:this|the) (?:service|assistant|tool|chat|app|bot|platform) (?:provides|offers|does|covers|handles|supports|helps with|is (?:here |meant |built )?for)\b)`,
     example: 'Passwords of other members are not handed out here, whoever is asking.',
   },
   // the model made to stay away from the request: "I'm set up to avoid generating …", "I'm an
   // assistant built with safeguards against …", "… guidelines that stop me from …"
   {
     type: 'refusal',
-    source: pattern`\b(?:(?:guidelines|rules|safeguards|policies|principles|programming) (?:that|which) (?:stop|stops|prevent|prevents|keep|keeps|bar|bars|forbid|forbids) me from|I(?:'m| am)(?: an? [a-z ]{2,30}?)? (?:designed|built|set up|configured|trained|programmed|made) (?:to avoid|to steer (?:clear|away)|to stay away from|with safeguards against|to refuse|to decline))\b`,
+    source: pattern`\b(?:(?:guidelines|rules|safeguards|policies|principles|programming) (?:that|which) (?:stop|stops|prevent|prevents|keep|keeps|bar|bars|forbid|forbids) me from|I(?:'m| am)(?: an? [a-z ]{2,30}?)? (?:designed|built|set up|configured|trained|programmed|made) (?:to avoid|to steer (?:clear|away)|to stay away from|with safeguards against|to refuse|to decline|not to (?:help|assist|guide|coach|walk|give|provide|write|create|share|answer|engage|describe|explain)))\b`,
     example:
       "I'm set up to avoid writing reviews under invented names, so this one stays unwritten.",
   },
@@ -829,7 +829,7 @@ export const DEFAULT_PATTERNS: readonly PatternDefinition[] = [
     type: 'refusal',
     source:
       String.raw`(?<=${SENTENCE_BREAK}[^.!?\n]{3,160})(?<!\n\s{0,8}\d{1,3}[.)]\s{1,8}[^.!?\n]{3,160})` +
-      pattern`\b(?:isn't|aren't|is not|are not|won't be|will not be|can't be|cannot be|can not be) (?:provided|given|shared|disclosed|generated|written|produced|drafted|supplied|offered|explained|described|created|revealed)(?: here| for you| ${THIS_CHAT})?${PASSIVE_ENDS}`,
+      pattern`\b(?:(?:isn't|aren't|is not|are not|won't be|will not be|can't be|cannot be|can not be) (?:provided|given|shared|disclosed|generated|written|produced|drafted|supplied|offered|explained|described|created|revealed)|(?:won't be|will not be) (?:suggested|recommended|outlined|detailed|walked through|spelled out))(?: here| for you| ${THIS_CHAT})?${PASSIVE_ENDS}`,
     example: 'The nesting sites of rare owls aren’t disclosed.',
   },
   // more noes without the usual words: "Won't be writing that.", "No fake reviews from me." (not
