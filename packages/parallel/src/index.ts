@@ -10,11 +10,13 @@ export {
 } from './chunk.js';
 export { ParallelError, ParallelErrorCode } from './errors.js';
 export {
+  BYTES_PER_WORKER,
   defaultWorkers,
   maxWorkers,
   type ValidatedChunk,
   type ValidateJsonLinesOptions,
   validateJsonLines,
+  workersForSize,
 } from './pool.js';
 export { type ResponseId, type ValidationRecord, validationRecord } from './record.js';
 export {

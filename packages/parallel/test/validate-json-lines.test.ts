@@ -12,6 +12,7 @@ import {
   type ValidatedChunk,
   type ValidateJsonLinesOptions,
   validateJsonLines,
+  workersForSize,
 } from '../src/index.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'qualm-parallel-'));
@@ -271,5 +272,17 @@ describe('validateJsonLines', () => {
     expect((error as Error).message).toBe(
       `workers must be at most ${maxWorkers()} (4 × the machine's ${availableParallelism()} cores), got 1000`,
     );
+  });
+});
+
+describe('workersForSize', () => {
+  it('starts one worker per 8 MiB of input, at least one and at most the cores', () => {
+    const mib = 1024 * 1024;
+    expect(workersForSize(0, 8)).toBe(1);
+    expect(workersForSize(5 * mib, 8)).toBe(1);
+    expect(workersForSize(16 * mib, 8)).toBe(2);
+    expect(workersForSize(30 * mib, 2)).toBe(2);
+    expect(workersForSize(10_000 * mib, 8)).toBe(8);
+    expect(workersForSize(10_000 * mib)).toBe(availableParallelism());
   });
 });

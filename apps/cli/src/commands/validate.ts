@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { withoutByteOrderMark } from '@qualm/errors';
 import {
@@ -9,6 +9,7 @@ import {
   summarizeResultFiles,
   validateJsonLines,
   validationRecord,
+  workersForSize,
 } from '@qualm/parallel';
 import {
   createValidator,
@@ -90,8 +91,9 @@ source (matched in any case) or {"pattern": "...", "weight": 0.3}:
   {"refusal": ["\\\\bno can do\\\\b"], "low_confidence": [{"pattern": "ballpark", "weight": 0.2}]}
 Patterns that can backtrack catastrophically are refused.
 
-With --jsonl, the lines are validated on --workers threads (default: the machine's cores) and the
-output is the same, byte for byte, on any number of them; an input under 1 MiB stays on one thread.
+With --jsonl, the lines are validated on --workers threads (default: one per 8 MiB of the file, up
+to the machine's cores, and all the cores for stdin) and the output is the same, byte for byte, on
+any number of them; an input under 1 MiB stays on one thread.
 For a log too big for one machine, validate each shard with --format jsonl anywhere, then sum the
 result files up with --summary-of: the summary of one run over the shards in the order given.
 
@@ -541,7 +543,10 @@ export function registerValidate(program: Command): void {
       new Option(
         '--workers <n>',
         'with --jsonl: threads that validate, at most 4 × the cores',
-      ).default(undefined, `${defaultWorkers()}, the machine's cores`),
+      ).default(
+        undefined,
+        `one per 8 MiB of FILE, up to the ${defaultWorkers()} cores; all of them for stdin`,
+      ),
     )
     .option(
       '--summary-of <results...>',
@@ -571,7 +576,7 @@ export function registerValidate(program: Command): void {
             });
       const workers =
         flags.workers === undefined
-          ? defaultWorkers()
+          ? workersForInput(file)
           : parseNumberOption('--workers', flags.workers, {
               min: 1,
               max: maxWorkers(),
@@ -713,5 +718,20 @@ async function summarizeResults(
       `qualm: ${summary.escalated} of ${summary.total} responses escalate (--fail-on-escalate)\n`,
     );
     process.exitCode = 1;
+  }
+}
+
+/**
+ * The default number of workers: one per 8 MiB of a file, up to the cores (each worker costs about
+ * as much to start as a few MB take to validate); every core for stdin, whose size is unknown.
+ */
+function workersForInput(file: string | undefined): number {
+  if (file === undefined || file === '-') return defaultWorkers();
+  try {
+    const stats = statSync(file);
+    return stats.isFile() ? workersForSize(stats.size) : defaultWorkers();
+  } catch {
+    // a missing file is reported where it is opened, with the message every command gives
+    return defaultWorkers();
   }
 }
