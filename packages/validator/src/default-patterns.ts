@@ -146,7 +146,7 @@ const BODILY_FOLLOW = String.raw`\b[^.!?\n]{0,100}?(?:(?:,? (?:but|though|howeve
 const BODILY_THEN_ANSWER = `${BODILY_LACK}${BODILY_FOLLOW}`;
 // a thing done in the world for the user, which a model cannot do, then the way to do it in the same
 // sentence: "I can't post the parcel for you, but here's how to book a pickup", "I won't be
-// holding the drill, but I can walk you through it" is an answer
+// holding the drill, but I can talk you through each step" is an answer
 const ACT_FOR_YOU_THEN_ANSWER = String.raw`(?!(?:actually |physically |personally )?(?:be )?(?:send|mail|post|e-?mail|text|call|phone|ring|fax|file|submit|upload|attach|print|sign|book|order|buy|pay|transfer|deliver|visit|meet|hold|lift|carry|draw|paint|sketch|touch|press|click|install|plug|unplug|open|hand|pick up|go|come|be)(?:ing|s)?\b[^.!?\n]{0,80}?,? (?:but|so) (?:here(?:['’]s| is| are)|I can (?:still )?(?:walk|talk|take|guide|show|explain|tell|describe|help)|you can|let['’]s)\b)`;
 
 // the lacks that can follow "I don't" among its verbs (experiences and what the model has): the
