@@ -104,6 +104,7 @@ describe('qualm validate --workers', { timeout: 240_000 }, () => {
     const three = await qualm(['validate', path, '--jsonl', '--format', 'jsonl', '--workers', '3']);
     expect(one.code).toBe(2);
     expect(one.stderr).toMatch(/^qualm: .*broken\.jsonl:\d+ is not valid JSON \(/);
+    expect(one.stderr).toMatch(/the output stops before it \(--skip-invalid skips such lines\)\n$/);
     expect(three.code).toBe(2);
     expect(three.stderr).toBe(one.stderr);
     expect(three.stdout).toBe(one.stdout);

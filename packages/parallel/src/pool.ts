@@ -18,6 +18,11 @@ export interface ValidateJsonLinesOptions extends LineOptions {
   workers?: number;
   /** Bytes of input per task (default 1 MiB); a line longer than this makes its chunk longer. */
   chunkBytes?: number;
+  /**
+   * The longest line read (default 256 MiB): a longer one ends the run with an INVALID_INPUT error
+   * naming it, rather than a string too long for the JavaScript engine (about 512 MiB).
+   */
+  maxLineBytes?: number;
   /** The input's name in error messages (default `input`). */
   source?: string;
   /**
@@ -35,6 +40,7 @@ export interface ValidatedChunk extends ChunkOutcome {
 }
 
 const DEFAULT_CHUNK_BYTES = 1024 * 1024;
+const DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024;
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 
@@ -85,6 +91,8 @@ export async function* validateJsonLines(
     );
   }
   atLeastOne('chunkBytes', chunkBytes);
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  atLeastOne('maxLineBytes', maxLineBytes);
   const fromLine = options.fromLine ?? 1;
   // a line number is counted on: past 2^53 it could no longer be told from the next
   atLeastOne('fromLine', fromLine, Number.isSafeInteger);
@@ -184,12 +192,28 @@ export async function* validateJsonLines(
     // what is held never contains a line break before its last piece: each cut takes them all
     const pieces: Uint8Array[] = [];
     let held = 0;
+    // bytes of the line under way: those after the last line break held
+    let lineBytes = 0;
     const from = fromLine > 1 ? afterLines(input, fromLine - 1) : input;
     for await (const piece of from) {
       const bytes = typeof piece === 'string' ? encoder.encode(piece) : piece;
       if (bytes.byteLength === 0) continue;
       pieces.push(bytes);
       held += bytes.byteLength;
+      // the line under way, up to this piece's first break (where it ends) or through the piece
+      const firstBreak = firstLineBreak(bytes);
+      const ended = firstBreak !== -1;
+      if (lineBytes + (ended ? firstBreak : bytes.byteLength) > maxLineBytes) {
+        // the lines before it are validated and given first, as before a line that is not valid
+        while (pending.length > 0) yield* emit(await next());
+        const line = linesDispatched + lineBreaksIn(ended ? pieces.slice(0, -1) : pieces) + 1;
+        throw new ParallelError(
+          ParallelErrorCode.INVALID_INPUT,
+          `${source}:${line} is longer than ${megabytes(maxLineBytes)}: too long to read as one JSON value`,
+        );
+      }
+      const lastBreak = Math.max(bytes.lastIndexOf(NEWLINE), bytes.lastIndexOf(CARRIAGE_RETURN));
+      lineBytes = ended ? bytes.byteLength - lastBreak - 1 : lineBytes + bytes.byteLength;
       if (held < chunkBytes) continue;
       const at = bytes.lastIndexOf(NEWLINE);
       // a line longer than a chunk waits for its end
@@ -214,6 +238,31 @@ export async function* validateJsonLines(
     await Promise.allSettled(pending);
     await pool?.destroy();
   }
+}
+
+/** Where the first line break (\n or \r) of some bytes is, or -1. */
+function firstLineBreak(bytes: Uint8Array): number {
+  const newline = bytes.indexOf(NEWLINE);
+  const carriageReturn = bytes.indexOf(CARRIAGE_RETURN);
+  if (newline === -1) return carriageReturn;
+  return carriageReturn === -1 ? newline : Math.min(newline, carriageReturn);
+}
+
+/** Line breaks in pieces read in turn, a \r\n cut between two pieces counted once. */
+function lineBreaksIn(pieces: readonly Uint8Array[]): number {
+  let count = 0;
+  for (const [index, piece] of pieces.entries()) {
+    count += countLineBreaks(piece);
+    const before = pieces[index - 1];
+    if (before !== undefined && before.at(-1) === CARRIAGE_RETURN && piece[0] === NEWLINE)
+      count -= 1;
+  }
+  return count;
+}
+
+/** A size in MiB as a reader says it: "256 MiB", or bytes below 1 MiB. */
+function megabytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }
 
 /** Refuses an option that is not a whole number of at least 1 (`whole` says what is whole). */

@@ -199,6 +199,38 @@ describe('validateJsonLines', () => {
     expect(outcomes[0]!.output.split('\n').filter(Boolean)).toHaveLength(1234);
   });
 
+  it('stops at a line longer than maxLineBytes with its number, after the lines before it', async () => {
+    const long = JSON.stringify({ id: 'long', response: 'The valve sticks. '.repeat(400) });
+    // the 301st record of a log whose breaks include \r\n, \r and a blank line every fifth record:
+    // line 361, in pieces of every size
+    const input = Buffer.from(makeLog(400, (index) => (index === 300 ? long : undefined)));
+    for (const [workers, sizes] of [
+      [1, [4096]],
+      [2, [13, 777]],
+      [3, [1]],
+    ] as const) {
+      const { output, error } = await run(pieces(input, sizes), {
+        idField: 'id',
+        workers,
+        chunkBytes: 1500,
+        maxLineBytes: 5000,
+        source: 'log.jsonl',
+        skipInvalid: true,
+      });
+      expect(ParallelError.isInstance(error)).toBe(true);
+      expect((error as ParallelError).code).toBe('INVALID_INPUT');
+      expect((error as Error).message).toBe(
+        'log.jsonl:361 is longer than 5000 bytes: too long to read as one JSON value',
+      );
+      const records = output.split('\n').filter(Boolean);
+      expect(records.length).toBeLessThanOrEqual(300);
+      expect(records.length).toBeGreaterThan(0);
+      expect(JSON.parse(records.at(-1)!).line).toBeLessThan(361);
+    }
+    const fits = await run(pieces(input, [4096]), { idField: 'id', maxLineBytes: 8000 });
+    expect(fits.error).toBeUndefined();
+  });
+
   it('skips and counts bad lines when told to', async () => {
     const noisy = Buffer.from(makeLog(500, (index) => (index % 50 === 7 ? 'oops' : undefined)));
     const { chunks, error } = await run(pieces(noisy, [1024]), {

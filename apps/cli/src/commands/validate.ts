@@ -5,6 +5,8 @@ import { withoutByteOrderMark } from '@qualm/errors';
 import {
   defaultWorkers,
   maxWorkers,
+  ParallelError,
+  ParallelErrorCode,
   SummaryAccumulator,
   summarizeResultFiles,
   validateJsonLines,
@@ -103,7 +105,9 @@ the table sizes its columns on the first 1,000 rows. Binary input (an executable
 refused.
 
 Exit status: 0, or 1 with --fail-on-escalate when any response escalates, 2 on bad input (a
-missing, empty or binary file, a broken line, a JSON Lines input without responses), 130 when
+missing, empty or binary file, a broken line, a line over 256 MiB, a JSON Lines input without
+responses; a broken line stops the output after the lines before it, so a json document is left
+unclosed, and --skip-invalid goes past it), 130 when
 interrupted: Ctrl-C lets the responses under way finish, closes the output whole and says up to
 which input line results were written and how to go on: the same command with --from-line N + 1
 (on stdin, with the whole input piped again: lines count from its start),
@@ -316,31 +320,51 @@ async function validateLines(
   // Ctrl-C lets the chunk under way finish and go out whole, then the output is closed
   const interrupted = interruptSignal('the responses under way are finished and written');
   const progress = new Progress('validate', undefined);
-  for await (const chunk of validateJsonLines(readChunks(path), {
-    field: flags.field,
-    ...(flags.idField !== undefined ? { idField: flags.idField } : {}),
-    skipInvalid: flags.skipInvalid ?? false,
-    output: flags.format === 'jsonl' ? 'jsonl' : 'rows',
-    validator: options.validator,
-    workers: options.workers,
-    source,
-    fromLine: options.fromLine,
-  })) {
-    tally.summary.addPacked(chunk.scores, chunk.flags);
-    for (const flag of chunk.flags) tally.escalated += flag & 1;
-    skipped += chunk.skipped;
-    withId += chunk.withId;
-    progress.tick(chunk.scores.length);
-    // a slow reader of the output holds the input back, so memory stays flat
-    if (flags.format === 'jsonl') await writeBytesAndWait(chunk.jsonl);
-    for (const row of chunk.rows) {
-      const written = sink.take(row);
-      if (written) await written;
+  try {
+    await validateEachChunk();
+  } catch (error) {
+    // a line that is not valid stops the run after the lines before it: say how to go past it
+    if (
+      ParallelError.isInstance(error) &&
+      error.code === ParallelErrorCode.INVALID_INPUT &&
+      !flags.skipInvalid &&
+      !error.message.endsWith('too long to read as one JSON value')
+    ) {
+      throw new CliError(
+        CliErrorCode.INVALID_INPUT,
+        `${error.message}; the output stops before it (--skip-invalid skips such lines)`,
+        { cause: error },
+      );
     }
-    lines += chunk.lines;
-    if (interrupted.aborted) {
-      interruptedAfterLine = lines;
-      break;
+    throw error;
+  }
+  async function validateEachChunk(): Promise<void> {
+    for await (const chunk of validateJsonLines(readChunks(path), {
+      field: flags.field,
+      ...(flags.idField !== undefined ? { idField: flags.idField } : {}),
+      skipInvalid: flags.skipInvalid ?? false,
+      output: flags.format === 'jsonl' ? 'jsonl' : 'rows',
+      validator: options.validator,
+      workers: options.workers,
+      source,
+      fromLine: options.fromLine,
+    })) {
+      tally.summary.addPacked(chunk.scores, chunk.flags);
+      for (const flag of chunk.flags) tally.escalated += flag & 1;
+      skipped += chunk.skipped;
+      withId += chunk.withId;
+      progress.tick(chunk.scores.length);
+      // a slow reader of the output holds the input back, so memory stays flat
+      if (flags.format === 'jsonl') await writeBytesAndWait(chunk.jsonl);
+      for (const row of chunk.rows) {
+        const written = sink.take(row);
+        if (written) await written;
+      }
+      lines += chunk.lines;
+      if (interrupted.aborted) {
+        interruptedAfterLine = lines;
+        break;
+      }
     }
   }
   progress.finish();
