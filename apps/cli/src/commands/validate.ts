@@ -548,10 +548,10 @@ export function registerValidate(program: Command): void {
       ),
     )
     .addOption(
-      new Option('--lead-length <n>', 'characters of opening where refusals count').default(
-        undefined,
-        '400',
-      ),
+      new Option(
+        '--lead-length <n>',
+        'characters of opening where refusals count (a part declined after an answer counts further on)',
+      ).default(undefined, '400'),
     )
     .option('--patterns <file>', 'JSON file of extra patterns per signal type')
     .option('--learned', 'add the learned signal of the model that ships with qualm')
