@@ -4,6 +4,11 @@ import { ErrorKind, QualmError } from '@qualm/errors';
 export const ParallelErrorCode = {
   /** A line of the input is not a JSON object with the response text where it should be. */
   INVALID_INPUT: 'INVALID_INPUT',
+  /**
+   * A line of the input is too long to read as one string; `skipInvalid` does not skip it, as it
+   * cannot be read to its end.
+   */
+  LINE_TOO_LONG: 'LINE_TOO_LONG',
   /** An option is out of range or of the wrong kind. */
   INVALID_OPTIONS: 'INVALID_OPTIONS',
   /** A worker thread failed (it could not start, or it crashed). */
@@ -15,6 +20,7 @@ export type ParallelErrorCode = (typeof ParallelErrorCode)[keyof typeof Parallel
 
 const kinds: Record<ParallelErrorCode, ErrorKind> = {
   INVALID_INPUT: ErrorKind.INVALID_INPUT,
+  LINE_TOO_LONG: ErrorKind.INVALID_INPUT,
   INVALID_OPTIONS: ErrorKind.SETUP,
   WORKER_FAILED: ErrorKind.FAILED,
 };

@@ -19,7 +19,7 @@ export interface ValidateJsonLinesOptions extends LineOptions {
   /** Bytes of input per task (default 1 MiB); a line longer than this makes its chunk longer. */
   chunkBytes?: number;
   /**
-   * The longest line read (default 256 MiB): a longer one ends the run with an INVALID_INPUT error
+   * The longest line read (default 256 MiB): a longer one ends the run with a LINE_TOO_LONG error
    * naming it, rather than a string too long for the JavaScript engine (about 512 MiB).
    */
   maxLineBytes?: number;
@@ -200,22 +200,28 @@ export async function* validateJsonLines(
       if (bytes.byteLength === 0) continue;
       pieces.push(bytes);
       held += bytes.byteLength;
+      // each search once: the piece's line breaks (a \r is sought again only where there is one)
+      const lastNewline = bytes.lastIndexOf(NEWLINE);
+      const firstReturn = bytes.indexOf(CARRIAGE_RETURN);
+      const firstBreak = earliest(lastNewline === -1 ? -1 : bytes.indexOf(NEWLINE), firstReturn);
+      const lastBreak =
+        firstReturn === -1
+          ? lastNewline
+          : Math.max(lastNewline, bytes.lastIndexOf(CARRIAGE_RETURN));
       // the line under way, up to this piece's first break (where it ends) or through the piece
-      const firstBreak = firstLineBreak(bytes);
       const ended = firstBreak !== -1;
       if (lineBytes + (ended ? firstBreak : bytes.byteLength) > maxLineBytes) {
         // the lines before it are validated and given first, as before a line that is not valid
         while (pending.length > 0) yield* emit(await next());
         const line = linesDispatched + lineBreaksIn(ended ? pieces.slice(0, -1) : pieces) + 1;
         throw new ParallelError(
-          ParallelErrorCode.INVALID_INPUT,
+          ParallelErrorCode.LINE_TOO_LONG,
           `${source}:${line} is longer than ${megabytes(maxLineBytes)}: too long to read as one JSON value`,
         );
       }
-      const lastBreak = Math.max(bytes.lastIndexOf(NEWLINE), bytes.lastIndexOf(CARRIAGE_RETURN));
       lineBytes = ended ? bytes.byteLength - lastBreak - 1 : lineBytes + bytes.byteLength;
       if (held < chunkBytes) continue;
-      const at = bytes.lastIndexOf(NEWLINE);
+      const at = lastNewline;
       // a line longer than a chunk waits for its end
       if (at === -1) continue;
       // one copy: the chunk's own buffer, which moves to a worker; the rest stays a view
@@ -240,12 +246,10 @@ export async function* validateJsonLines(
   }
 }
 
-/** Where the first line break (\n or \r) of some bytes is, or -1. */
-function firstLineBreak(bytes: Uint8Array): number {
-  const newline = bytes.indexOf(NEWLINE);
-  const carriageReturn = bytes.indexOf(CARRIAGE_RETURN);
-  if (newline === -1) return carriageReturn;
-  return carriageReturn === -1 ? newline : Math.min(newline, carriageReturn);
+/** The earlier of two positions, -1 meaning none. */
+function earliest(one: number, other: number): number {
+  if (one === -1) return other;
+  return other === -1 ? one : Math.min(one, other);
 }
 
 /** Line breaks in pieces read in turn, a \r\n cut between two pieces counted once. */

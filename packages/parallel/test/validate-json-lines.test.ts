@@ -218,7 +218,7 @@ describe('validateJsonLines', () => {
         skipInvalid: true,
       });
       expect(ParallelError.isInstance(error)).toBe(true);
-      expect((error as ParallelError).code).toBe('INVALID_INPUT');
+      expect((error as ParallelError).code).toBe('LINE_TOO_LONG');
       expect((error as Error).message).toBe(
         'log.jsonl:361 is longer than 5000 bytes: too long to read as one JSON value',
       );

@@ -321,24 +321,6 @@ async function validateLines(
   const interrupted = interruptSignal('the responses under way are finished and written');
   const progress = new Progress('validate', undefined);
   try {
-    await validateEachChunk();
-  } catch (error) {
-    // a line that is not valid stops the run after the lines before it: say how to go past it
-    if (
-      ParallelError.isInstance(error) &&
-      error.code === ParallelErrorCode.INVALID_INPUT &&
-      !flags.skipInvalid &&
-      !error.message.endsWith('too long to read as one JSON value')
-    ) {
-      throw new CliError(
-        CliErrorCode.INVALID_INPUT,
-        `${error.message}; the output stops before it (--skip-invalid skips such lines)`,
-        { cause: error },
-      );
-    }
-    throw error;
-  }
-  async function validateEachChunk(): Promise<void> {
     for await (const chunk of validateJsonLines(readChunks(path), {
       field: flags.field,
       ...(flags.idField !== undefined ? { idField: flags.idField } : {}),
@@ -366,6 +348,20 @@ async function validateLines(
         break;
       }
     }
+  } catch (error) {
+    // a line that is not valid stops the run after the lines before it: say how to go past it
+    if (
+      ParallelError.isInstance(error) &&
+      error.code === ParallelErrorCode.INVALID_INPUT &&
+      !flags.skipInvalid
+    ) {
+      throw new CliError(
+        CliErrorCode.INVALID_INPUT,
+        `${error.message}; the output stops before it (--skip-invalid skips such lines)`,
+        { cause: error },
+      );
+    }
+    throw error;
   }
   progress.finish();
   if (progress.count === 0) {
