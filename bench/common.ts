@@ -113,6 +113,14 @@ export function textJoiner(responses: readonly string[]): (bytes: number) => str
   };
 }
 
+/** The "short chat answers" the benchmarks time: responses of 200 to 2,000 bytes, as they are. */
+export function shortAnswers(responses: readonly string[]): string[] {
+  return responses.filter((text) => {
+    const bytes = Buffer.byteLength(text);
+    return bytes >= 200 && bytes <= 2000;
+  });
+}
+
 /**
  * Writes the validator's sources at commit `rev` (`git archive REV packages/validator/src`) into
  * `folder`, beside the package's own so that they resolve the same dependencies, and returns the

@@ -21,6 +21,7 @@ import {
   median,
   realResponses,
   repositoryRoot,
+  shortAnswers,
   textJoiner,
   validatorSourcesAt,
 } from '../common.js';
@@ -101,10 +102,7 @@ function engine(name: string, validator: ReturnType<ValidatorModule['createValid
 const dataRoot = dataFolder('responses');
 const responses = realResponses(dataRoot, 0x9e3779b9);
 const joined = textJoiner(responses);
-const short = responses.filter((text) => {
-  const bytes = Buffer.byteLength(text);
-  return bytes >= 200 && bytes <= 2000;
-});
+const short = shortAnswers(responses);
 const SIZES: { label: string; texts: string[]; budget: number }[] = [
   { label: 'short answers (200 B–2 KB)', texts: short.slice(0, 400), budget: 1000 },
   { label: '2 KB', texts: Array.from({ length: 24 }, () => joined(2_000)), budget: 1000 },

@@ -6,8 +6,8 @@
  *
  *   pnpm bench:validator:history REV [REV …] [--runs 3] [--texts 3000]
  *
- * Texts: real responses of 200 B to 2 KB from ../shared/data/responses (HaluEval, RefusalBench,
- * GPTFuzz), as throughput.ts picks them. Each run times every validator once over all texts, after
+ * Texts: real responses of 200 to 2,000 bytes from ../shared/data/responses (HaluEval,
+ * RefusalBench, GPTFuzz), picked as throughput.ts picks them (`shortAnswers`). Each run times every validator once over all texts, after
  * one run to warm up; MB/s is the texts' UTF-8 size over the run's time, one column per commit.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,6 +20,7 @@ import {
   median,
   realResponses,
   repositoryRoot,
+  shortAnswers,
   validatorSourcesAt,
 } from '../common.js';
 
@@ -40,9 +41,7 @@ if (revisions.length === 0) {
   process.exit(2);
 }
 
-const texts = realResponses(dataFolder('responses'), 1)
-  .filter((text) => text.length >= 200 && text.length <= 2048)
-  .slice(0, count);
+const texts = shortAnswers(realResponses(dataFolder('responses'), 1)).slice(0, count);
 if (texts.length === 0) {
   console.log('data absent: no responses under ../shared/data/responses; nothing measured');
   process.exit(0);

@@ -13,7 +13,14 @@ import { loadavg } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { createValidator } from '../../packages/validator/src/index.js';
 import { createReferenceValidator } from '../../packages/validator/src/validator.js';
-import { checkCommandLine, dataFolder, hardware, realResponses, textJoiner } from '../common.js';
+import {
+  checkCommandLine,
+  dataFolder,
+  hardware,
+  realResponses,
+  shortAnswers,
+  textJoiner,
+} from '../common.js';
 
 // as the qualm command runs: each regular expression compiled at its first run, not left in V8's
 // interpreter (see BENCHMARKS.md, "V8's regexp interpreter"); the patterns are compiled below
@@ -42,10 +49,7 @@ const responses = realResponses(dataRoot, 0x9e3779b9);
 // several different texts per size, so no single string is measured over and over
 const VARIANTS = 24;
 const joined = textJoiner(responses);
-const short = responses.filter((text) => {
-  const bytes = Buffer.byteLength(text);
-  return bytes >= 200 && bytes <= 2000;
-});
+const short = shortAnswers(responses);
 
 const SIZES: { label: string; texts: string[] }[] = [
   { label: 'short answers (200 B–2 KB)', texts: short.slice(0, 400) },
