@@ -67,6 +67,8 @@ export interface Follow {
   patterns: Map<string, CompiledPattern[]>;
   /** The patterns that can match whatever follows the trigger, in order: all that run when it fails. */
   anyway: CompiledPattern[];
+  /** Continuations as they stood in texts (any case and blanks) → their patterns, up to a bound. */
+  seen: Map<string, CompiledPattern[]>;
 }
 
 /** A set of patterns with the one-pass prefilter over their leading literals. */
@@ -88,6 +90,10 @@ export interface CompiledPatternSet {
   fastAnywhere: number;
   /** Trigger literal (lower case) → bucket. */
   buckets: Map<string, TriggerBucket>;
+  /** Prefilter hits as they stood in texts (any case and blanks) → bucket, up to a bound. */
+  seen: Map<string, TriggerBucket | null>;
+  /** Entries kept in `seen` and in the buckets' follows' `seen`, together. */
+  seenCount: number;
   /** Longest reach of any pattern past its start; Infinity when some pattern is unbounded. */
   reach: number;
   /** Longest look-behind of any pattern. */
@@ -422,7 +428,7 @@ function followOf(bucket: TriggerBucket): Follow | undefined {
       for (const [character, child] of node.children) collect(child, path + character, here);
     };
     collect(root, '', anyway);
-    return { sticky: new RegExp(source, 'iy'), patterns, anyway };
+    return { sticky: new RegExp(source, 'iy'), patterns, anyway, seen: new Map() };
   }
 }
 
@@ -635,6 +641,8 @@ export function compilePatterns(
     fastPatterns: fast,
     fastAnywhere: fast.filter((pattern) => pattern.region !== 'lead').length,
     buckets,
+    seen: new Map(),
+    seenCount: 0,
     reach: Math.max(0, ...patterns.map((pattern) => pattern.reach)),
     behind: Math.max(0, ...patterns.map((pattern) => pattern.behind)),
     triggerLength: maxLength,

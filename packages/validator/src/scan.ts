@@ -3,6 +3,7 @@ import {
   type CompiledPatternSet,
   followFor,
   type Prefilter,
+  type TriggerBucket,
 } from './compile.js';
 import { PART_TOPIC_WORDS } from './default-patterns.js';
 import { canonicalTrigger } from './regex-analysis.js';
@@ -610,6 +611,36 @@ function record(
   };
 }
 
+/**
+ * Most prefilter hits repeat a few spellings ("I cannot", "i cannot"): what a spelling names is
+ * kept for the next hit, up to a bound on entries and on their length, so that no text can make the
+ * lookups grow without end.
+ */
+const SEEN_LIMIT = 8_192;
+const SEEN_KEY_LENGTH = 32;
+
+function remember<Value>(
+  set: CompiledPatternSet,
+  seen: Map<string, Value>,
+  key: string,
+  value: Value,
+): void {
+  if (set.seenCount < SEEN_LIMIT && key.length <= SEEN_KEY_LENGTH) {
+    seen.set(key, value);
+    set.seenCount += 1;
+  }
+}
+
+/** The bucket a prefilter hit names, by the hit's text as it stands (null: none). */
+function bucketOf(set: CompiledPatternSet, trigger: string): TriggerBucket | null {
+  let bucket = set.seen.get(trigger);
+  if (bucket === undefined) {
+    bucket = set.buckets.get(canonicalTrigger(trigger)) ?? null;
+    remember(set, set.seen, trigger, bucket);
+  }
+  return bucket;
+}
+
 /** How many prefilter hits are gathered before their patterns run. */
 const HIT_BATCH = 64;
 
@@ -737,7 +768,7 @@ export class Scanner {
    * `text`): those of the bucket it names whose continuation of the trigger follows it there.
    */
   private patternsAt(text: string, index: number, trigger: string): CompiledPattern[] {
-    const bucket = this.set.buckets.get(canonicalTrigger(trigger));
+    const bucket = bucketOf(this.set, trigger);
     if (!bucket) return this.fastPatterns;
     const follow = followFor(bucket);
     if (!follow) return bucket.patterns;
@@ -745,8 +776,13 @@ export class Scanner {
     const after = index + trigger.length;
     sticky.lastIndex = after;
     if (!sticky.test(text)) return follow.anyway;
-    const continuation = canonicalTrigger(text.slice(after, sticky.lastIndex));
-    return follow.patterns.get(continuation) ?? bucket.patterns;
+    const continuation = text.slice(after, sticky.lastIndex);
+    let patterns = follow.seen.get(continuation);
+    if (patterns === undefined) {
+      patterns = follow.patterns.get(canonicalTrigger(continuation)) ?? bucket.patterns;
+      remember(this.set, follow.seen, continuation, patterns);
+    }
+    return patterns;
   }
 
   /** Runs the patterns of the first `count` gathered hits, in order. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { compilePatterns } from '../src/compile.js';
 import { createValidator } from '../src/index.js';
+import { layoutText, scanText, scanTextReference } from '../src/scan.js';
 import { validateResponseReference } from '../src/validator.js';
 import { mixedText, seeded } from './fixtures.js';
 
@@ -59,6 +61,42 @@ describe('patterns that share a trigger', () => {
       .validate('Honestly, I’M  NOT\tQUITE\nsure, but the answer is 42.')
       .signals.map((signal) => signal.evidence);
     expect(evidence).toContain('I’M NOT QUITE sure');
+  });
+});
+
+describe('the spellings of triggers kept between responses', () => {
+  it('stay bounded however many spellings arrive, and never change a verdict', () => {
+    const customPatterns = {
+      refusal: ["I\\s+can['’‘]t\\s+(?:help|say|do)\\b", "I\\s+can['’‘]t\\s+stay\\b"],
+    };
+    const set = compilePatterns({ customPatterns });
+    const validator = createValidator({ customPatterns });
+    const blanks = [' ', '\t', '\n', ' \u00a0', '  '];
+    const cases = ['I can’t', 'i CAN’T', "I Can't", 'I cAn‘t'];
+    for (let round = 0; round < 3_000; round += 1) {
+      // each spelling has its own run of blanks, so hardly any repeats
+      const gap = blanks[round % blanks.length]?.repeat(1 + (round % 7)) ?? ' ';
+      const opening = (cases[round % cases.length] ?? '').replace(' ', gap);
+      const text = `${opening}${gap}${round % 2 === 0 ? 'help' : 'stay'} with that, sorry.`;
+      const fast = scanText(set, text, layoutText(text, 400)).map((found) => found.match);
+      const plain = scanTextReference(set, text, layoutText(text, 400)).map((f) => f.match);
+      expect(fast, JSON.stringify(text)).toEqual(plain);
+      if (round % 500 === 0) {
+        expect(validator.validate(text)).toEqual(
+          validateResponseReference(text, { customPatterns }),
+        );
+      }
+    }
+    expect(set.seenCount).toBeGreaterThan(0);
+    expect(set.seenCount).toBeLessThanOrEqual(8_192);
+    // a spelling longer than the bound is looked up each time and not kept
+    const fresh = compilePatterns({ customPatterns, defaultPatterns: false });
+    const long = `I can't${' '.repeat(100)}help with that.`;
+    expect(scanText(fresh, long, layoutText(long, 400))).toHaveLength(1);
+    expect(fresh.seenCount).toBe(0);
+    const short = "I can't help with that.";
+    expect(scanText(fresh, short, layoutText(short, 400))).toHaveLength(1);
+    expect(fresh.seenCount).toBe(1);
   });
 });
 
