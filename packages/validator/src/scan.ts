@@ -813,16 +813,18 @@ export class Scanner {
       // checked before the pattern runs, to save running it; counts() checks it for the reference
       if (!inRegion(pattern, layout, position)) continue;
       const sticky = pattern.sticky;
-      sticky.lastIndex = position - offset;
-      const match = sticky.exec(buffer);
-      if (match === null || match[0] === '') continue;
+      const local = position - offset;
+      sticky.lastIndex = local;
+      // test() builds no match array, and a sticky match ends where lastIndex is left
+      if (!sticky.test(buffer) || sticky.lastIndex === local) continue;
+      const end = sticky.lastIndex;
       if (!counts(pattern, position, buffer, offset, layout)) continue;
       if (refusesInVoiceOpening(pattern, layout, position)) {
         section ??= layout.voices.sectionOf(position);
         this.refusalSections.add(section);
       }
       if (already) continue;
-      this.found[pattern.index] = record(pattern, position, match[0], buffer, offset);
+      this.found[pattern.index] = record(pattern, position, buffer.slice(local, end), buffer, offset);
       this.remaining -= 1;
       if (pattern.region !== 'lead') this.remainingAnywhere -= 1;
     }
