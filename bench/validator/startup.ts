@@ -5,7 +5,11 @@
  * fresh Node processes; with --base REV the validator of that commit is timed in the same run, in
  * turns with this tree's, so the ratio holds on a shared machine.
  *
- *   pnpm bench:validator:startup [--base REV] [--runs 9]
+ *   pnpm bench:validator:startup [--base REV] [--runs 9] [--library]
+
+ * By default each process sets the V8 flag the qualm command sets (every regular expression
+ * compiled to machine code at its first run); with --library it keeps V8's defaults, as a program
+ * that imports the validator does.
  *
  * Needs no data: the first answer is a short refusal written here.
  */
@@ -23,20 +27,24 @@ import {
 
 checkCommandLine(
   `
-pnpm bench:validator:startup [--base REV] [--runs 9]
+pnpm bench:validator:startup [--base REV] [--runs 9] [--library]
 
 Times, in fresh Node processes, loading the validator, createValidator() and the first validate(),
 and prints the median of each; with --base, the same for the validator at commit REV, in turns.
 
   --base REV   also time the validator of this commit (or branch, or tag)
   --runs N     fresh processes for each validator (default 9)
+  --library    keep V8's defaults, as a program that imports the validator does (the qualm
+               command compiles every regular expression to machine code at its first run)
 
 Examples:
   pnpm bench:validator:startup
   pnpm bench:validator:startup --base HEAD~3 --runs 5
+  pnpm bench:validator:startup --base HEAD~1 --library
 `,
-  { '--base': true, '--runs': true },
+  { '--base': true, '--runs': true, '--library': false },
 );
+const library = process.argv.includes('--library');
 const runs = Number(argument('--runs') ?? 9);
 if (!Number.isInteger(runs) || runs < 1) {
   console.error(`--runs must be a whole number of at least 1, got ${argument('--runs')}`);
@@ -48,13 +56,15 @@ const scratch = mkdtempSync(join(packageFolder, '.startup-'));
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 process.on('SIGINT', () => process.exit(130));
 
-// run in each fresh process: the flag the qualm command sets, then the three steps, timed
+// run in each fresh process: the flag the qualm command sets (unless --library), then the three
+// steps, timed
 const probe = join(scratch, 'probe.mts');
+const flag = library
+  ? ''
+  : "import { setFlagsFromString } from 'node:v8';\nsetFlagsFromString('--regexp-tier-up-ticks=0');\n";
 writeFileSync(
   probe,
-  `import { setFlagsFromString } from 'node:v8';
-setFlagsFromString('--regexp-tier-up-ticks=0');
-const started = performance.now();
+  `${flag}const started = performance.now();
 const { createValidator } = await import(process.argv[2]);
 const loaded = performance.now();
 const validator = createValidator();
@@ -99,7 +109,12 @@ process.stderr.write('\n');
 
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 console.log(`hardware: ${hardware()}`);
-console.log(`fresh processes per validator: ${runs} (medians)\n`);
+console.log(`fresh processes per validator: ${runs} (medians)`);
+console.log(
+  library
+    ? "V8's defaults, as a program that imports the validator runs\n"
+    : 'the V8 flag the qualm command sets (--regexp-tier-up-ticks=0)\n',
+);
 console.log(
   '| validator | load (TypeScript, from a warm cache) | createValidator() | first validate() | create + first |',
 );

@@ -1,6 +1,8 @@
 import {
   type CompiledPattern,
   type CompiledPatternSet,
+  compileAtOnce,
+  compilePrefilters,
   followFor,
   type Prefilter,
   type TriggerBucket,
@@ -665,6 +667,7 @@ export class Scanner {
     private readonly layout: Layout,
   ) {
     this.found = new Array(set.patterns.length).fill(undefined);
+    compilePrefilters(set);
     this.fastPatterns = set.fastPatterns;
     this.remaining = set.fastPatterns.length;
     this.remainingAnywhere = set.fastAnywhere;
@@ -813,6 +816,10 @@ export class Scanner {
       // checked before the pattern runs, to save running it; counts() checks it for the reference
       if (!inRegion(pattern, layout, position)) continue;
       const sticky = pattern.sticky;
+      if (!pattern.stickyCompiled) {
+        compileAtOnce(sticky);
+        pattern.stickyCompiled = true;
+      }
       const local = position - offset;
       sticky.lastIndex = local;
       // test() builds no match array, and a sticky match ends where lastIndex is left
@@ -824,7 +831,13 @@ export class Scanner {
         this.refusalSections.add(section);
       }
       if (already) continue;
-      this.found[pattern.index] = record(pattern, position, buffer.slice(local, end), buffer, offset);
+      this.found[pattern.index] = record(
+        pattern,
+        position,
+        buffer.slice(local, end),
+        buffer,
+        offset,
+      );
       this.remaining -= 1;
       if (pattern.region !== 'lead') this.remainingAnywhere -= 1;
     }
@@ -860,6 +873,10 @@ function scanOne(
 ): void {
   const voices = layout.voices.starts.length > 0;
   const search = pattern.search;
+  if (!pattern.searchCompiled) {
+    compileAtOnce(search);
+    pattern.searchCompiled = true;
+  }
   search.lastIndex = 0;
   for (;;) {
     const match = search.exec(text);
