@@ -16,6 +16,20 @@ function randomUnicode(random: () => number, length: number): string {
   return String.fromCharCode(...units);
 }
 
+/**
+ * The fastest of `runs` timings of `run`, in seconds: a pause of the machine (other tests, the
+ * collector) lengthens one run, not the fastest, so ratios of fastest runs say how the work grows.
+ */
+function fastestOf(runs: number, run: () => unknown): number {
+  let fastest = Number.POSITIVE_INFINITY;
+  for (let index = 0; index < runs; index += 1) {
+    const started = performance.now();
+    run();
+    fastest = Math.min(fastest, (performance.now() - started) / 1000);
+  }
+  return fastest;
+}
+
 describe('robustness', () => {
   const validator = createValidator();
 
@@ -54,12 +68,9 @@ describe('robustness', () => {
     // the text
     const tenth = unit.repeat(50_000);
     validator.validate(tenth);
-    let started = performance.now();
-    validator.validate(tenth);
-    const tenthSeconds = (performance.now() - started) / 1000;
-    started = performance.now();
+    const tenthSeconds = fastestOf(3, () => validator.validate(tenth));
     const result = validator.validate(text);
-    const seconds = (performance.now() - started) / 1000;
+    const seconds = fastestOf(2, () => validator.validate(text));
     // read in the opening and again past it: refusals only
     expect(new Set(result.signals.map((signal) => signal.type))).toEqual(new Set(['refusal']));
     expect(seconds / tenthSeconds).toBeLessThan(30);
@@ -73,16 +84,14 @@ describe('robustness', () => {
   it('validates a 50 MB stream of random Unicode without hanging', () => {
     const random = seeded(17);
     const chunk = randomUnicode(random, 1 << 16);
-    const streamed = (bytes: number) => {
+    const streamed = (bytes: number) => () => {
       const stream = validator.stream();
-      const started = performance.now();
       for (let sent = 0; sent < bytes; sent += chunk.length) stream.push(chunk);
       const result = stream.end();
       expect(result.score).toBeGreaterThanOrEqual(0);
-      return performance.now() - started;
     };
     // against a tenth of it in the same run, as above
-    const tenth = streamed(5_000_000);
-    expect(streamed(50_000_000) / tenth).toBeLessThan(30);
+    const tenth = fastestOf(3, streamed(5_000_000));
+    expect(fastestOf(2, streamed(50_000_000)) / tenth).toBeLessThan(30);
   }, 60_000);
 });
