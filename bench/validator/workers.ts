@@ -59,7 +59,8 @@ async function writeLog(path: string, answers: readonly string[], bytes: number)
     const line = `${JSON.stringify({ id: lines, response: answers[lines % answers.length] })}\n`;
     written += Buffer.byteLength(line);
     lines += 1;
-    if (!output.write(line)) await new Promise<void>((resolve) => output.once('drain', () => resolve()));
+    if (!output.write(line))
+      await new Promise<void>((resolve) => output.once('drain', () => resolve()));
   }
   await new Promise<void>((resolve, reject) =>
     output.end((error?: Error | null) => (error ? reject(error) : resolve())),

@@ -30,8 +30,8 @@ export interface CompiledPattern {
   weight: number;
   /** `late`: counts only past the opening (built-in patterns only). */
   region: BuiltInRegion;
-  /** Finds the first match from `lastIndex` on (global). */
-  search: RegExp;
+  /** Finds the first match from `lastIndex` on (global; made at its first use). */
+  readonly search: RegExp;
   /** Matches only at `lastIndex` (sticky). */
   sticky: RegExp;
   /** Literals every match starts with; undefined puts the pattern on the plain path. */
@@ -227,10 +227,8 @@ function assertSafe(spec: PatternSpec): void {
 }
 
 function compileSpec(spec: PatternSpec, index: number): CompiledPattern {
-  let search: RegExp;
   let sticky: RegExp;
   try {
-    search = new RegExp(spec.source, withFlags(spec.flags, 'g'));
     sticky = new RegExp(spec.source, withFlags(spec.flags, 'y'));
   } catch (error) {
     throw new ValidatorError(
@@ -240,8 +238,8 @@ function compileSpec(spec: PatternSpec, index: number): CompiledPattern {
     );
   }
   if (spec.custom) {
-    search.lastIndex = 0;
-    const empty = search.exec('');
+    sticky.lastIndex = 0;
+    const empty = sticky.exec('');
     if (empty !== null) {
       throw new ValidatorError(
         ValidatorErrorCode.INVALID_PATTERN,
@@ -251,12 +249,18 @@ function compileSpec(spec: PatternSpec, index: number): CompiledPattern {
     assertSafe(spec);
   }
   const shape = spec.shape ?? analysePattern(spec.source, spec.flags);
+  // the global form searches the whole text: only a pattern without leading literals and the
+  // reference scan need it, so it is made at its first use
+  let search: RegExp | undefined;
   return {
     index,
     type: spec.type,
     weight: spec.weight,
     region: spec.region,
-    search,
+    get search() {
+      search ??= new RegExp(spec.source, withFlags(spec.flags, 'g'));
+      return search;
+    },
     sticky,
     triggers: shape.triggers,
     reach: shape.reach,
