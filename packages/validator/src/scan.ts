@@ -163,6 +163,17 @@ export interface Layout {
   draftFrom?: number | undefined;
   /** The quotation that opens the response, when one does (see {@link OpeningQuote}). */
   openingQuote?: OpeningQuote | undefined;
+  /**
+   * Whether the response is written as a JSON object (its first non-blank character is `{`), as
+   * structured output is: its string values are the model's words, so a plain `"` delimits a
+   * value and only an escaped one (`\"`) opens a quotation within it.
+   */
+  json?: boolean | undefined;
+}
+
+/** Whether a response whose first non-blank character is `first` is written as a JSON object. */
+export function opensJson(first: string | undefined): boolean {
+  return first === '{';
 }
 
 // the mark that closes a quotation opened by each mark
@@ -513,6 +524,7 @@ function insideQuotation(
   offset: number,
   position: number,
   leadStart: number | undefined,
+  json: boolean,
 ): boolean {
   const local = position - offset;
   const stop = Math.max(0, local - QUOTE_LOOKBACK);
@@ -524,8 +536,13 @@ function insideQuotation(
   const opening = leadStart === undefined ? -1 : leadStart - offset - lineStart;
   // straight marks pair up in order: one left open is the last; it opens the whole response (and so
   // quotes nothing) only when it is the one at the start ('"Borrowing" a phone is theft. …' is closed)
-  const straight = countMarks(line, '"', -1);
-  if (straight % 2 === 1 && !(straight === 1 && line[opening] === '"')) return true;
+  if (json) {
+    // in a JSON value, a quotation is written with escaped marks
+    if (countMarks(line, '\\"', -1) % 2 === 1) return true;
+  } else {
+    const straight = countMarks(line, '"', -1);
+    if (straight % 2 === 1 && !(straight === 1 && line[opening] === '"')) return true;
+  }
   const opened = countMarks(line, '“', opening) + countMarks(line, '«', opening);
   if (opened > countMarks(line, '”', opening) + countMarks(line, '»', opening)) return true;
   // an aside in parentheses: "Je ne peux pas. (I'm sorry, but I can't.)"
@@ -580,12 +597,19 @@ function counts(
   if (layout.openingQuote?.holds(position)) return false;
   if (position > 0) {
     const before = buffer[position - 1 - offset];
-    // a quotation mark that opens the whole response does not make it a quotation
-    if (before !== undefined && OPENING_QUOTES.has(before) && position - 1 !== leadStart) {
+    const json = layout.json === true;
+    // a quotation mark that opens the whole response does not make it a quotation, nor does the
+    // mark that opens a JSON value
+    if (
+      before !== undefined &&
+      OPENING_QUOTES.has(before) &&
+      position - 1 !== leadStart &&
+      !(json && before === '"' && buffer[position - 2 - offset] !== '\\')
+    ) {
       return false;
     }
     if (glossed(buffer, position - offset)) return false;
-    if (insideQuotation(buffer, offset, position, leadStart)) return false;
+    if (insideQuotation(buffer, offset, position, leadStart, json)) return false;
   }
   if (!layout.fences.inside(position)) return true;
   return pattern.type === 'refusal' && layout.fences.insideOpeningBlock(position, leadStart);
@@ -922,6 +946,7 @@ export function layoutText(text: string, leadLength: number): Layout {
     voices: new VoiceTracker(),
     draftFrom: draftOf(text, leadStart),
     openingQuote,
+    json: opensJson(text[leadStart]),
   };
 }
 

@@ -9,6 +9,7 @@ import {
   type Layout,
   MAX_DRAFT_INTRO,
   openingQuoteAt,
+  opensJson,
   QUOTE_LOOKBACK,
   Scanner,
 } from './scan.js';
@@ -155,6 +156,7 @@ export function createStream(
       if (index < text.length) {
         layout.leadStart = start + index;
         layout.openingQuote = openingQuoteAt(buffer, layout.leadStart, offset);
+        layout.json = opensJson(text[index]);
       }
     }
     layout.openingQuote?.read(buffer, offset);

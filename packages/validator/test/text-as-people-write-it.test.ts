@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type SignalType, validateResponse } from '../src/index.js';
+import { createValidator, type SignalType, validateResponse } from '../src/index.js';
 
 const typesOf = (text: string): SignalType[] =>
   validateResponse(text).signals.map((signal) => signal.type);
@@ -119,6 +119,35 @@ describe('ordinary phrases that look like signals are not signals', () => {
     // a heading further down is not an opening: the model's own doubt before it still counts
     const notOpening = `I don't know this play well.\nINT. LIGHTHOUSE - NIGHT\nNORA: Hello?`;
     expect(typesOf(notOpening)).toContain('confusion');
+  });
+
+  it('reads an answer written as a JSON object as the model speaking in its values', () => {
+    const validator = createValidator();
+    const cases: [string, string[]][] = [
+      ['{"answer": "I can\'t share the home address of a private person."}', ['refusal']],
+      [
+        '{\n  "status": "error",\n  "detail": "Tool error: the ferry lookup timed out"\n}',
+        ['tool_failure'],
+      ],
+      ['{"answer": "The last ferry leaves at 9:40 pm from pier 3."}', []],
+      // a quotation inside a value is escaped, and stays a quotation
+      [
+        '{"answer": "Her note said \\"I cannot come on Friday\\", so the party moved to Sunday."}',
+        [],
+      ],
+    ];
+    for (const [text, expected] of cases) {
+      const result = validator.validate(text);
+      expect(
+        result.signals.map((signal) => signal.type),
+        text,
+      ).toEqual(expected);
+      const stream = validator.stream();
+      for (let at = 0; at < text.length; at += 3) stream.push(text.slice(at, at + 3));
+      expect(stream.end(), text).toEqual(result);
+    }
+    // outside a JSON object, the same words in quotation marks are reported speech
+    expect(validator.validate('She wrote back: "I cannot come on Friday."').signals).toEqual([]);
   });
 
   it('counts a response that is wholly in quotation marks', () => {
