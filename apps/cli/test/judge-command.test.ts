@@ -474,8 +474,9 @@ describe('qualm judge', () => {
       summary: { rubricJudged: 5, rubricPassed: 3, passRate: 0.6 },
       written: 5,
     });
+    // a rerun judged nothing itself: its column is empty, the file's counts them
     const again = await qualm([...args, '--base-url', server.baseURL, '--out', out]);
-    expect(again.stdout).toMatch(/pass rate\s+60\.0% \(3\/5\)/);
+    expect(again.stdout).toMatch(/pass rate\s+- \(0\/0\)\s+60\.0% \(3\/5\)/);
     expect(again.stdout).toContain('0 result(s) appended');
   });
 

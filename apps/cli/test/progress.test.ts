@@ -54,6 +54,37 @@ describe('progress on stderr', () => {
     expect(run('auto', true, 0, 0)).toEqual([]);
   });
 
+  it('prints a line on its timer while work is pending, though nothing finished', () => {
+    const { written, stream } = recorder(false);
+    let now = 0;
+    const progress = new Progress('judge', 40, {
+      mode: 'auto',
+      stream,
+      now: () => now,
+      pending: () => `2 item(s) waiting for the endpoint, the longest ${now / 1000}s`,
+    });
+    for (let second = 1; second <= 25; second += 1) {
+      now = second * 1000;
+      progress.refresh();
+    }
+    progress.stop();
+    expect(written).toEqual([
+      'judge 0/40 (0%) 0.0/s, 10s; 2 item(s) waiting for the endpoint, the longest 10s\n',
+      'judge 0/40 (0%) 0.0/s, 20s; 2 item(s) waiting for the endpoint, the longest 20s\n',
+    ]);
+  });
+
+  it('counts failed work apart from what was done', () => {
+    const { written, stream } = recorder(false);
+    let now = 0;
+    const progress = new Progress('judge', 40, { mode: 'on', stream, now: () => now });
+    now = 1000;
+    progress.tick();
+    progress.fail(39);
+    progress.finish();
+    expect(written.at(-1)).toBe('judge 1/40 (2%) 40.0/s, 1.0s; 39 failed\n');
+  });
+
   it('prints nothing with --no-progress, even on a terminal', () => {
     expect(run('off', true, 50, 1_000)).toEqual([]);
   });

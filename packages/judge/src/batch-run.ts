@@ -46,8 +46,21 @@ export interface RunProgress {
   done: number;
   /** Items this run has to do (those already in the output are not counted). */
   total: number;
+  /** Of the finished items, those left out (in `failures`). */
   failed: number;
 }
+
+/**
+ * Why a run stopped before its last item when the endpoint kept failing: how many items in a row
+ * failed with it unavailable, and the last of those failures.
+ */
+export interface EndpointStop {
+  inARow: number;
+  last: RunFailure;
+}
+
+/** Items in a row that may fail with the endpoint unavailable before a run stops, by default. */
+export const defaultEndpointFailuresToStop = 5;
 
 /** What one item's work produced: the line to write and the tokens spent on it. */
 export interface BatchOutcome {
@@ -75,6 +88,16 @@ export interface RunBatchOptions<Item> {
   /** Stops the run: no item starts after it aborts, the calls under way are aborted. */
   signal?: AbortSignal;
   onProgress?: (progress: RunProgress) => void;
+  /** Called as the work on each item starts, with the progress so far. */
+  onStart?: (item: Item, progress: RunProgress) => void;
+  /**
+   * Stops the run when this many items in a row have failed with the endpoint unavailable (kind
+   * `unavailable`: down, timing out, rate-limited, broken replies; any other outcome in between
+   * starts the count over), since every item after them would most likely fail too, each after
+   * all its retries. The calls under way are aborted and the run returns with `endpointStop` set.
+   * 0, or not given, never stops.
+   */
+  stopAfterEndpointFailures?: number;
   /**
    * Called once for each item whose record is done, as soon as it is appended to the output (or
    * kept), in the order items finish. A promise it returns holds the item's slot until it
@@ -96,6 +119,11 @@ export interface BatchRun {
   usage: TokenUsage;
   /** The run was stopped by its signal before every item was done. */
   interrupted: boolean;
+  /**
+   * Set when the run stopped early because the endpoint kept failing (see
+   * `stopAfterEndpointFailures`): the items not started, and those cut short, were not done.
+   */
+  endpointStop: EndpointStop | undefined;
   /** Without an output: the records, in the order they finished. */
   records: Record<string, unknown>[];
 }
@@ -110,11 +138,22 @@ export interface BatchRun {
  */
 export async function runBatch<Item>(options: RunBatchOptions<Item>): Promise<BatchRun> {
   const concurrency = checkConcurrency(options.concurrency);
+  const stopAfter = options.stopAfterEndpointFailures ?? 0;
+  if (!Number.isInteger(stopAfter) || stopAfter < 0) {
+    throw new JudgeError(
+      JudgeErrorCode.INVALID_CONFIG,
+      `stopAfterEndpointFailures must be an integer >= 0, got ${stopAfter}`,
+    );
+  }
   const usage = emptyUsage();
   const failures: RunFailure[] = [];
   const records: Record<string, unknown>[] = [];
   let written = 0;
   let done = 0;
+  // items finished in a row with the endpoint unavailable; any other outcome starts it over
+  let endpointFailuresInARow = 0;
+  let endpointStop: EndpointStop | undefined;
+  const progress = (): RunProgress => ({ done, total: options.total, failed: failures.length });
   // one listener on the caller's signal, however many runs share it, removed when the run ends
   const controller = linkSignal(options.signal);
   const interrupted = () => options.signal?.aborted === true;
@@ -132,6 +171,7 @@ export async function runBatch<Item>(options: RunBatchOptions<Item>): Promise<Ba
       pending(),
       async (item) => {
         if (controller.signal.aborted) return;
+        options.onStart?.(item, progress());
         let finished: () => void | Promise<void>;
         try {
           const outcome = await options.work(item, controller.signal);
@@ -139,17 +179,27 @@ export async function runBatch<Item>(options: RunBatchOptions<Item>): Promise<Ba
           if (options.output) options.output.append(outcome.record);
           else records.push(outcome.record);
           written += 1;
+          endpointFailuresInARow = 0;
           finished = () => options.onRecord?.(outcome.record, item);
         } catch (error) {
           if (JudgeError.isInstance(error)) Object.assign(usage, addUsage(usage, error.usage));
-          // an abort the caller asked for ends the run quietly: what was written stays
-          if (interrupted()) return;
+          // an abort the caller asked for, or the stop below, ends the run quietly: what was
+          // written stays
+          if (interrupted() || endpointStop) return;
           if (failureAction(error) === 'stop') {
             controller.abort(error);
             throw error;
           }
           const failure = failureOf(options.key(item), error);
           failures.push(failure);
+          endpointFailuresInARow =
+            failure.kind === ErrorKind.UNAVAILABLE ? endpointFailuresInARow + 1 : 0;
+          if (stopAfter > 0 && endpointFailuresInARow >= stopAfter) {
+            endpointStop = { inARow: endpointFailuresInARow, last: failure };
+            controller.abort(
+              new JudgeError(JudgeErrorCode.ABORTED, 'the run stopped: the endpoint kept failing'),
+            );
+          }
           finished = () => options.onFailure?.(failure, item);
         }
         // outside the work's failure policy: a callback that throws is the caller's bug
@@ -160,7 +210,7 @@ export async function runBatch<Item>(options: RunBatchOptions<Item>): Promise<Ba
           throw error;
         }
         done += 1;
-        options.onProgress?.({ done, total: options.total, failed: failures.length });
+        options.onProgress?.(progress());
       },
       { concurrency },
     )) {
@@ -169,7 +219,7 @@ export async function runBatch<Item>(options: RunBatchOptions<Item>): Promise<Ba
   } finally {
     controller.release();
   }
-  return { written, failures, usage, interrupted: interrupted(), records };
+  return { written, failures, usage, interrupted: interrupted(), endpointStop, records };
 }
 
 /** A failure as a {@link RunFailure}. */

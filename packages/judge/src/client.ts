@@ -127,8 +127,10 @@ export interface ChatClient {
    * nothing listening or an unknown host fails at once with `INVALID_ENDPOINT` (no retries), a
    * rejected key (401, 403) with `AUTHENTICATION_FAILED`. Any other HTTP answer passes, 5xx
    * included (a server without `/models`, or one failing it, may still answer chat completions,
-   * and those calls have their own retries); a timeout or a dropped connection is retried, then
-   * fails with a message that names the check.
+   * and those calls have their own retries). No answer within the timeout fails after that one
+   * attempt with `TIMEOUT` (kind `unavailable`): a server that cannot list its models in that time
+   * would keep every item waiting as long. A dropped connection is retried, then fails; both
+   * messages name the check.
    */
   checkEndpoint(options?: { signal?: AbortSignal }): Promise<void>;
 }
@@ -368,13 +370,18 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     async checkEndpoint(checkOptions = {}) {
       try {
         // an HTTP answer of any kind is not retried: it already says a server is there; nothing
-        // listening, or no such host, is a wrong URL before a run: said at once, not retried
+        // listening, or no such host, is a wrong URL before a run: said at once, not retried. A
+        // request that got no answer in time is not retried either: every item of the run would
+        // wait as long, so the run stops after one wait rather than after several
         await request(
           (signal) => sdk.models.list({ signal }),
           emptyUsage(),
           checkOptions.signal,
           (failure) =>
-            failure.retryable && failure.connection === undefined && failure.status === undefined,
+            failure.retryable &&
+            failure.connection === undefined &&
+            failure.status === undefined &&
+            failure.code !== JudgeErrorCode.TIMEOUT,
         );
       } catch (error) {
         if (!(error instanceof JudgeError)) throw error;
@@ -404,7 +411,11 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
             { cause: error.cause },
           );
         }
-        throw new JudgeError(error.code, `${check}: ${error.message}`, {
+        const hint =
+          error.code === JudgeErrorCode.TIMEOUT
+            ? '; nothing was judged: check that the server is up and answering, or allow a longer timeout'
+            : '';
+        throw new JudgeError(error.code, `${check}: ${error.message}${hint}`, {
           cause: error.cause,
           status: error.status,
           attempts: error.attempts,

@@ -12,6 +12,8 @@ export {
 export {
   type BatchOutcome,
   type BatchRun,
+  defaultEndpointFailuresToStop,
+  type EndpointStop,
   type FailureAction,
   failureAction,
   failureOf,

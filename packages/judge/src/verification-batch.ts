@@ -4,7 +4,13 @@ import { Readable } from 'node:stream';
 import { ErrorKind, looksBinary } from '@qualm/errors';
 import { z } from 'zod';
 import { summarizeResults, type VerificationSummary } from './batch.js';
-import { type RunFailure, type RunProgress, runBatch } from './batch-run.js';
+import {
+  defaultEndpointFailuresToStop,
+  type EndpointStop,
+  type RunFailure,
+  type RunProgress,
+  runBatch,
+} from './batch-run.js';
 import { VerificationConfig } from './config.js';
 import { JudgeError, JudgeErrorCode, judgeErrorKinds } from './errors.js';
 import {
@@ -218,7 +224,15 @@ export interface VerificationBatchOptions extends VerifyOptions {
   outLabel?: string;
   /** Items verified at the same time (default 4). */
   concurrency?: number;
+  /**
+   * Stops the run when this many items in a row have failed with the endpoint unavailable (down,
+   * timing out, rate-limited, broken replies): `endpointStop` says so, and a rerun with the same
+   * output goes on from there. Default 5; 0 never stops.
+   */
+  stopAfterEndpointFailures?: number;
   onProgress?: (progress: RunProgress) => void;
+  /** Called as the work on each item starts: `index` is its position in `items`. */
+  onStart?: (index: number, progress: RunProgress) => void;
   /**
    * Called once for each item whose result is done (errored ones included), as soon as it is
    * written (or kept, without an output), in the order items finish, not in input order: `index`
@@ -244,6 +258,11 @@ export interface VerificationBatchRun {
   alreadyDone: number;
   /** Results written (or returned) by this run. */
   written: number;
+  /**
+   * The ids of this run's items that got no result, in input order: those left out
+   * (`failures`), and those never finished because the run stopped early or was interrupted.
+   */
+  notJudged: string[];
   /** Without an output: this run's results, in input order. */
   records: VerificationRecord[];
   /** Items left out, for a rerun: an endpoint that failed on them, or a call cut short. */
@@ -255,10 +274,18 @@ export interface VerificationBatchRun {
    * replaces their lines.
    */
   errored: RunFailure[];
+  /** Tokens and requests spent by this run, on items left out too. */
   usage: TokenUsage;
   interrupted: boolean;
+  /**
+   * Set when the run stopped early because the endpoint kept failing, with items it never
+   * finished beyond those in `failures`.
+   */
+  endpointStop: EndpointStop | undefined;
   /** Rates and totals over everything in the output (or this run's results without one). */
   summary: VerificationSummary;
+  /** Rates and totals over the results of this run alone. */
+  runSummary: VerificationSummary;
 }
 
 // the kinds of stage error that say nothing about the item: the item is left out for a rerun
@@ -274,7 +301,9 @@ const notFinished = new Set<string>([
  * ({@link failureAction}): a result is written only when it is finished. A result whose pipeline
  * (or a fail-safe check) met a transient endpoint failure is left out and listed in `failures`,
  * so a rerun verifies it again; a set-up failure (a rejected key, a wrong endpoint or model)
- * stops the run and is thrown. The endpoint is checked before the first item.
+ * stops the run and is thrown. When `stopAfterEndpointFailures` items in a row (default 5) found
+ * the endpoint unavailable, the run stops there and says so in `endpointStop`. The endpoint is
+ * checked before the first item.
  */
 export async function runVerificationBatch(
   options: VerificationBatchOptions,
@@ -299,7 +328,9 @@ export async function runVerificationBatch(
     );
   }
   const errored: RunFailure[] = [];
-  const { onRecord, onFailure } = options;
+  // this run's results, for its own summary (the output's records hold the earlier runs' too)
+  const judged: VerificationRecord[] = [];
+  const { onRecord, onFailure, onStart } = options;
   const run = await runBatch({
     items: pending,
     total: pending.length,
@@ -307,7 +338,9 @@ export async function runVerificationBatch(
     output,
     concurrency: options.concurrency,
     signal: options.signal,
+    stopAfterEndpointFailures: options.stopAfterEndpointFailures ?? defaultEndpointFailuresToStop,
     onProgress: options.onProgress,
+    onStart: onStart && (({ index }, progress) => onStart(index, progress)),
     onRecord: onRecord && ((record, { index }) => onRecord(record as VerificationRecord, index)),
     onFailure: onFailure && ((failure, { index }) => onFailure(failure, index)),
     work: async ({ item }, signal) => {
@@ -324,6 +357,7 @@ export async function runVerificationBatch(
         });
       }
       const record = verificationRecord(result);
+      judged.push(record);
       const error = recordError(record);
       if (error) {
         errored.push({
@@ -341,16 +375,23 @@ export async function runVerificationBatch(
     (left, right) => (order.get(left.id) ?? 0) - (order.get(right.id) ?? 0),
   );
   const summarized = output ? (output.records as VerificationRecord[]) : records;
+  const judgedIds = new Set(judged.map((record) => record.id));
+  const runSummary = summarizeResults(judged);
+  const notJudged = pending.map(({ item }) => item.id).filter((id) => !judgedIds.has(id));
   return {
     total: pending.length,
     alreadyDone: options.items.length - pending.length,
     written: run.written,
+    notJudged,
     records,
     failures: run.failures,
     errored,
     usage: run.usage,
     interrupted: run.interrupted,
-    summary: summarizeResults(summarized),
+    // a stop after the last item had started left nothing undone: the failures say it all
+    endpointStop: notJudged.length > run.failures.length ? run.endpointStop : undefined,
+    summary: output ? summarizeResults(summarized) : runSummary,
+    runSummary,
   };
 }
 

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { basename } from 'node:path';
 import {
   createChatClient,
   type EvaluationMode,
@@ -6,6 +7,7 @@ import {
   parseRubric,
   type Rubric,
   type RubricScores,
+  type RunFailure,
   readVerificationItems,
   resultPassed,
   runVerificationBatch,
@@ -35,6 +37,7 @@ import {
   formatTable,
   given,
   noteTerminalInput,
+  parseNumberOption,
   prepareOutputFile,
   readText,
   rejectUselessFlags,
@@ -62,6 +65,7 @@ interface JudgeOptions extends ChatClientFlags {
   instructionsParsing?: string;
   format: Format;
   out?: string;
+  stopAfterFailures: string;
 }
 
 const example = `
@@ -79,16 +83,20 @@ item without one (rubric_only, or no expected values) passes when the rubric gra
 trait yes, and the rubric column shows each trait's grade (1-5 scores are shown, not judged). The
 pass rate counts both, in the table and as passRate in the JSON summary.
 
-With --out, results are appended as they finish and a rerun skips the ids already written.
+With --out, results are appended as they finish and a rerun skips the ids already written; the
+summary then shows this run and the whole file apart.
 Before the first item, one GET /models checks the endpoint: nothing listening there, an unknown
-host or a rejected key stops the run at once with exit 2. An item the endpoint failed on during
-the run (a dropped connection, rate-limited, timing out, a broken reply) is never written: the run
-exits 1 and a rerun judges it again. An item whose result ended in an error (a reply that never
-fit the schema after --max-attempts re-asks, a fail-safe check that errored, a rubric not graded)
-is written with its error, but is not done: the run exits 1, stderr says how many and the first
-error, and a rerun with the same --out judges it again and replaces its line. Ctrl-C cancels the
-calls under way (a rerun judges their items) and says how many results were written; the same
-command continues.
+host or a rejected key stops the run at once with exit 2; no answer within --timeout stops it
+after that one wait with exit 1 (the server is there but not answering). An item the endpoint
+failed on during the run (a dropped connection, rate-limited, timing out, a broken reply) is never
+written: the run exits 1, names it on stderr and in the summary, and a rerun judges it again.
+When --stop-after-failures items in a row (5 unless given) failed that way, the run stops there
+rather than send every other item to an endpoint that is down; a rerun with the same --out goes
+on. An item whose result ended in an error (a reply that never fit the schema after
+--max-attempts re-asks, a fail-safe check that errored, a rubric not graded) is written with its
+error, but is not done: the run exits 1, stderr says how many and the first error, and a rerun
+with the same --out judges it again and replaces its line. Ctrl-C cancels the calls under way (a
+rerun judges their items) and says how many results were written; the same command continues.
 
 Flags that do nothing in the chosen mode are refused: --template in rubric_only mode, --rubric in
 template_only mode, --sufficiency and --instructions-parsing in rubric_only mode, and
@@ -96,8 +104,9 @@ template_only mode, --sufficiency and --instructions-parsing in rubric_only mode
 --answering-model when every item has a response gets a note on stderr.
 
 Exit status: 0 when every item was judged without an error, 1 when some could not be judged or
-ended in errors, 2 on bad input or set-up (a missing key, a wrong endpoint URL, nothing listening
-at the endpoint, a rejected key), 130 when interrupted.`;
+ended in errors (or the run stopped because the endpoint kept failing or never answered its
+check), 2 on bad input or set-up (a missing key, a wrong endpoint URL, nothing listening at the
+endpoint, a rejected key), 130 when interrupted.`;
 
 /** Registers `qualm judge`. */
 export function registerJudge(program: Command): void {
@@ -146,6 +155,11 @@ export function registerJudge(program: Command): void {
       '--out <file>',
       'append results as JSON Lines; a rerun skips the ids there (its folder is created)',
     )
+    .option(
+      '--stop-after-failures <n>',
+      'stop the run when this many items in a row failed because the endpoint is down (0: never)',
+      '5',
+    )
     .addHelpText('after', example)
     .action(async (options: JudgeOptions, command: Command) => {
       await runJudge(options, command);
@@ -188,6 +202,11 @@ async function runJudge(options: JudgeOptions, command: Command): Promise<void> 
   requireModelName(command, 'judgeModel', '--judge-model');
   requireModelName(command, 'answeringModel', '--answering-model');
   const { concurrency, clientOptions: endpointOptions } = readChatClientFlags(options);
+  const stopAfterEndpointFailures = parseNumberOption(
+    '--stop-after-failures',
+    options.stopAfterFailures,
+    { min: 0, integer: true },
+  );
   const config = new VerificationConfig({
     abstentionEnabled: options.abstention === true,
     sufficiencyEnabled: options.sufficiency === true,
@@ -243,39 +262,47 @@ async function runJudge(options: JudgeOptions, command: Command): Promise<void> 
     template,
     rubric,
     concurrency,
+    stopAfterEndpointFailures,
     signal: interruptSignal(),
   };
-  let progress: Progress | undefined;
-  const tick = (total: number) => {
-    progress ??= new Progress('judge', total);
-    progress.tick();
-  };
+  const watch = watchProgress();
   let run: VerificationBatchRun;
-  if (options.out !== undefined) {
-    run = await runVerificationBatch({
-      ...batch,
-      items,
-      out: options.out,
-      outLabel: '--out',
-      onProgress: ({ total }) => tick(total),
-    });
-    progress?.finish();
-    printOutFileSummary(format, run, options.out);
-  } else {
-    // the results go out as they come, so a reader that stops early (| head) ends the run
-    const sink = resultSink(format, items, rubric);
-    const inOrder = inputOrder(sink.take);
-    run = await runVerificationBatch({
-      ...batch,
-      items,
-      onProgress: ({ total }) => tick(total),
-      onRecord: (record, index) => inOrder.finished(index, record),
-      onFailure: (_, index) => inOrder.finished(index, undefined),
-    });
-    progress?.finish();
-    // an interrupted run leaves gaps: the results finished after one still go out, in order
-    await inOrder.flush();
-    sink.end(run);
+  try {
+    if (options.out !== undefined) {
+      run = await runVerificationBatch({
+        ...batch,
+        ...watch.callbacks,
+        items,
+        out: options.out,
+        outLabel: '--out',
+      });
+      watch.progress.finish();
+      printOutFileSummary(format, run, options.out);
+    } else {
+      // the results go out as they come, so a reader that stops early (| head) ends the run
+      const sink = resultSink(format, items, rubric);
+      const inOrder = inputOrder(sink.take);
+      run = await runVerificationBatch({
+        ...batch,
+        ...watch.callbacks,
+        items,
+        onRecord: (record, index) => {
+          watch.callbacks.onRecord(record, index);
+          return inOrder.finished(index, record);
+        },
+        onFailure: (failure, index) => {
+          watch.callbacks.onFailure(failure, index);
+          return inOrder.finished(index, undefined);
+        },
+      });
+      watch.progress.finish();
+      // an interrupted or stopped run leaves gaps: the results finished after one still go out,
+      // in order
+      await inOrder.flush();
+      sink.end(run);
+    }
+  } finally {
+    watch.progress.stop();
   }
 
   if (run.interrupted) {
@@ -287,13 +314,23 @@ async function runJudge(options: JudgeOptions, command: Command): Promise<void> 
     process.exitCode = INTERRUPTED_EXIT_STATUS;
     return;
   }
-  if (run.failures.length > 0) {
+  if (run.endpointStop) {
+    const { inARow, last } = run.endpointStop;
+    const kept =
+      options.out !== undefined
+        ? `${run.written} result(s) appended to ${options.out}, ${run.notJudged.length} item(s) not judged; run the same command again to judge them once the endpoint answers`
+        : `${run.written} result(s) printed, ${run.notJudged.length} item(s) not judged; nothing was kept for a rerun (give --out to keep results and continue later)`;
+    process.stderr.write(
+      `qualm: stopped early: the endpoint kept failing (${inARow} items in a row, the last ${last.id}: ${last.code}: ${last.message}); ${kept}\n`,
+    );
+    process.exitCode = 1;
+  } else if (run.failures.length > 0) {
     const first = run.failures[0];
     const next = options.out
       ? 'they were not written, so rerunning the same command retries them'
       : 'rerun to retry them';
     process.stderr.write(
-      `qualm: ${run.failures.length} item(s) could not be judged because the endpoint failed (first ${first?.id}: ${first?.code}: ${first?.message}); ${next}\n`,
+      `qualm: ${run.failures.length} item(s) could not be judged because the endpoint failed: ${someIds(run.notJudged)} (first error: ${first?.code}: ${first?.message}); ${next}\n`,
     );
     process.exitCode = 1;
   }
@@ -307,6 +344,50 @@ async function runJudge(options: JudgeOptions, command: Command): Promise<void> 
     );
     process.exitCode = 1;
   }
+}
+
+/** Ids named in one line: the first five, then how many more. */
+function someIds(ids: readonly string[], shown = 5): string {
+  const named = ids.slice(0, shown).join(', ');
+  return ids.length > shown ? `${named} and ${ids.length - shown} more` : named;
+}
+
+/**
+ * The progress of a run on stderr, and the callbacks that feed it: judged and failed items are
+ * counted apart, and while calls are pending the line also comes on its timer, saying how many
+ * items wait for the endpoint and for how long, so a hanging endpoint does not look like a hung
+ * run.
+ */
+function watchProgress() {
+  // when each item under way started, by its position in the input
+  const started = new Map<number, number>();
+  let checking = true;
+  const pending = () => {
+    if (checking) return 'checking the endpoint (GET /models)';
+    if (started.size === 0) return undefined;
+    const longest = Math.round((Date.now() - Math.min(...started.values())) / 1000);
+    return `${started.size} item(s) waiting for the endpoint, the longest ${longest}s`;
+  };
+  const progress = new Progress('judge', undefined, { pending });
+  const ended = (index: number) => started.delete(index);
+  return {
+    progress,
+    callbacks: {
+      onStart: (index: number, { total }: { total: number }) => {
+        checking = false;
+        progress.setTotal(total);
+        started.set(index, Date.now());
+      },
+      onRecord: (_record: VerificationRecord, index: number) => {
+        ended(index);
+        progress.tick();
+      },
+      onFailure: (_failure: RunFailure, index: number) => {
+        ended(index);
+        progress.fail();
+      },
+    },
+  };
 }
 
 /**
@@ -388,28 +469,87 @@ function rubricCell(record: Record<string, unknown>, rubric: Rubric): string {
     .join(', ');
 }
 
-function summaryTable(summary: VerificationSummary): string {
+/** The rows of a summary column: rates and totals over a set of results. */
+function summaryCells(summary: VerificationSummary): string[] {
   const passed = summary.passed + summary.rubricPassed;
   const judged = summary.verified + summary.rubricJudged;
-  return formatTable(
-    [{ header: 'measure' }, { header: 'value', align: 'right' }],
-    [
-      ['items', String(summary.total)],
+  return [
+    `${percent(summary.abstentionRate)} (${summary.abstentionDetected}/${summary.abstentionChecked})`,
+    `${percent(summary.insufficiencyRate)} (${summary.insufficient}/${summary.sufficiencyChecked})`,
+    `${percent(summary.passRate)} (${passed}/${judged})`,
+    String(summary.checkErrors),
+    String(summary.errors),
+  ];
+}
+
+const rateMeasures = [
+  'abstention rate',
+  'insufficiency rate',
+  'pass rate',
+  'check errors (fail-safe)',
+  'errors',
+];
+
+/**
+ * The summary table of a run: what this run did (its results, the items it could not judge, the
+ * calls and tokens it spent), and with --out, beside it, the same over everything in the file. A
+ * line under the table names the items not judged.
+ */
+function summaryTable(run: VerificationBatchRun, out?: string): string {
+  const { runSummary, usage } = run;
+  const thisRun = [
+    String(run.total),
+    String(run.written),
+    String(run.notJudged.length),
+    ...summaryCells(runSummary),
+    `${usage.calls} (${usage.requests} requests)`,
+    String(usage.totalTokens),
+  ];
+  const measures = ['items', 'judged', 'not judged', ...rateMeasures, 'LLM calls', 'tokens'];
+  let table: string;
+  if (out === undefined) {
+    table = formatTable(
+      [{ header: 'measure' }, { header: 'value', align: 'right' }],
+      measures.map((measure, index) => [measure, thisRun[index] ?? '']),
+    );
+  } else {
+    const { summary } = run;
+    const file = [
+      String(run.total + run.alreadyDone),
+      String(summary.total),
+      '-',
+      ...summaryCells(summary),
+      `${summary.llmCalls} (${summary.usage.requests} requests)`,
+      String(summary.usage.totalTokens),
+    ];
+    table = formatTable(
       [
-        'abstention rate',
-        `${percent(summary.abstentionRate)} (${summary.abstentionDetected}/${summary.abstentionChecked})`,
+        { header: 'measure' },
+        { header: 'this run', align: 'right' },
+        { header: `in ${basename(out)}`, align: 'right' },
       ],
-      [
-        'insufficiency rate',
-        `${percent(summary.insufficiencyRate)} (${summary.insufficient}/${summary.sufficiencyChecked})`,
-      ],
-      ['pass rate', `${percent(summary.passRate)} (${passed}/${judged})`],
-      ['check errors (fail-safe)', String(summary.checkErrors)],
-      ['errors', String(summary.errors)],
-      ['LLM calls', String(summary.llmCalls)],
-      ['tokens', String(summary.usage.totalTokens)],
-    ],
-  );
+      measures.map((measure, index) => [measure, thisRun[index] ?? '', file[index] ?? '']),
+    );
+  }
+  return run.notJudged.length > 0 ? `${table}\nnot judged: ${someIds(run.notJudged)}` : table;
+}
+
+/** What a run did, for --format json: its own counts, apart from the summary of the results. */
+function runReport(run: VerificationBatchRun) {
+  const listed = 20;
+  return {
+    items: run.total,
+    judged: run.written,
+    errored: run.errored.length,
+    notJudged: run.notJudged.length,
+    notJudgedIds: run.notJudged.slice(0, listed),
+    moreNotJudged: Math.max(0, run.notJudged.length - listed),
+    stoppedEarly: run.endpointStop !== undefined,
+    interrupted: run.interrupted,
+    llmCalls: run.usage.calls,
+    requests: run.usage.requests,
+    tokens: run.usage.totalTokens,
+  };
 }
 
 /** What the results go to without --out: one record at a time, then the summary. */
@@ -437,7 +577,7 @@ function resultSink(
     return undefined;
   };
   const finish = (text: string) => process.stdout.write(`${held?.join('') ?? ''}${text}`);
-  const summaryOf = (run: VerificationBatchRun) => summaryTable(run.summary);
+  const summaryOf = (run: VerificationBatchRun) => summaryTable(run);
   if (format === 'jsonl') {
     return {
       take: (record) => emit(`${JSON.stringify(record)}\n`),
@@ -459,7 +599,10 @@ function resultSink(
       },
       end(run) {
         const summary = indent(JSON.stringify(run.summary, null, 2), '  ');
-        finish(`${count === 0 ? '{\n  "results": []' : '\n  ]'},\n  "summary": ${summary}\n}\n`);
+        const report = indent(JSON.stringify(runReport(run), null, 2), '  ');
+        finish(
+          `${count === 0 ? '{\n  "results": []' : '\n  ]'},\n  "summary": ${summary},\n  "run": ${report}\n}\n`,
+        );
       },
     };
   }
@@ -502,20 +645,23 @@ function resultSink(
   };
 }
 
-/** With --out the results are in the file: stdout gets the summary of everything in it. */
+/**
+ * With --out the results are in the file: stdout gets what this run did and the summary of
+ * everything in the file, apart.
+ */
 function printOutFileSummary(format: Format, run: VerificationBatchRun, out: string): void {
-  const { summary } = run;
   const note = `${run.written} result(s) appended to ${out}, ${run.alreadyDone} already there`;
   if (format === 'json') {
     const body = {
-      summary,
+      summary: run.summary,
       written: run.written,
       skipped: run.alreadyDone,
       failed: run.failures.length,
+      run: { ...runReport(run), summary: run.runSummary },
     };
     process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
     return;
   }
   const stream = format === 'jsonl' ? process.stderr : process.stdout;
-  stream.write(`${summaryTable(summary)}\n${note}\n`);
+  stream.write(`${summaryTable(run, out)}\n${note}\n`);
 }
