@@ -113,9 +113,119 @@ describe('qualm abstain', () => {
     );
   });
 
-  it('documents its exit statuses in --help', async () => {
+  it('reads a long question, answer or evidence from a file or stdin, as it reads them inline', async () => {
+    const question = 'What did I call my cat?';
+    // 200 KB: more than a shell passes as one argument
+    const answer = `Luna. ${'She is a grey cat called Luna, adopted last spring. '.repeat(4000)}`;
+    await writeFile(join(folder, 'question.txt'), `${question}\n`);
+    await writeFile(join(folder, 'answer.txt'), `${answer}\n`);
+    const flags = ['--no-nli', '--format', 'json'];
+    const notes = join(folder, 'notes.txt');
+    // each run loads the detector for seconds: they run side by side
+    const [inline, fromFiles, answerFromStdin, questionFromStdin, evidenceFromStdin] =
+      await Promise.all([
+        qualm([
+          'abstain',
+          '--question',
+          question,
+          '--answer',
+          'Luna.',
+          '--evidence',
+          notes,
+          ...flags,
+        ]),
+        qualm([
+          'abstain',
+          '--question-file',
+          join(folder, 'question.txt'),
+          '--answer-file',
+          join(folder, 'answer.txt'),
+          '--evidence',
+          notes,
+          ...flags,
+        ]),
+        qualm(
+          ['abstain', '--question', question, '--answer-file', '-', '--evidence', notes, ...flags],
+          {},
+          { input: 'Luna.\n' },
+        ),
+        qualm(
+          ['abstain', '--question-file', '-', '--answer', 'Luna.', '--evidence', notes, ...flags],
+          {},
+          { input: `${question}\n` },
+        ),
+        qualm(
+          ['abstain', '--question', question, '--answer', 'Luna.', '--evidence', '-', ...flags],
+          {},
+          { input: 'I adopted a cat named Luna last spring.\n\nWe drove to the coast in June.\n' },
+        ),
+      ]);
+    expect(inline.code).toBe(0);
+    expect(fromFiles).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(fromFiles.stdout).layers.retrieval).toEqual(
+      JSON.parse(inline.stdout).layers.retrieval,
+    );
+    expect(answerFromStdin).toMatchObject({ code: 0, stdout: inline.stdout, stderr: '' });
+    expect(questionFromStdin).toMatchObject({ code: 0, stdout: inline.stdout, stderr: '' });
+    expect(evidenceFromStdin).toMatchObject({ code: 0, stdout: inline.stdout, stderr: '' });
+  });
+
+  it('refuses a missing, folder or binary text file, text given two ways, and stdin read twice, in one line', async () => {
+    await writeFile(join(folder, 'binary.dat'), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 1, 2]));
+    await writeFile(join(folder, 'empty.txt'), '\n');
+    const cases: [string[], string][] = [
+      [
+        ['--question', 'Where?', '--answer-file', join(folder, 'nope.txt')],
+        `qualm: file not found: ${join(folder, 'nope.txt')}\n`,
+      ],
+      [
+        ['--question', 'Where?', '--answer-file', folder],
+        `qualm: expected a file, got a directory: ${folder}\n`,
+      ],
+      [
+        ['--question-file', join(folder, 'binary.dat'), '--answer', 'Here.'],
+        `qualm: ${join(folder, 'binary.dat')} is binary data, not text (it holds NUL or control bytes)\n`,
+      ],
+      [
+        ['--question-file', join(folder, 'empty.txt'), '--answer', 'Here.'],
+        `qualm: --question-file ${join(folder, 'empty.txt')} is empty: give the question asked\n`,
+      ],
+      [
+        ['--question', 'Where?', '--answer', 'Here.', '--answer-file', join(folder, 'notes.txt')],
+        'qualm: --answer and --answer-file: give the answer one way\n',
+      ],
+      [
+        ['--question', 'Where?', '--answer', '-'],
+        'qualm: --answer - would be the text "-": to read the answer from stdin, give --answer-file -\n',
+      ],
+      [
+        ['--question', 'Where?', '--context', '-'],
+        'qualm: --context - would be the passage "-": to read evidence from stdin, give --evidence -\n',
+      ],
+      [['--answer', 'Here.'], 'qualm: no question: give --question TEXT or --question-file FILE\n'],
+      [
+        ['--question-file', '-', '--answer-file', '-'],
+        'qualm: --question-file - and --answer-file - both read stdin, which can be read once: give all but one a file\n',
+      ],
+    ];
+    for (const [flags, line] of cases) {
+      const result = await qualm(['abstain', ...flags, '--no-nli']);
+      expect(result).toMatchObject({ code: 2, stdout: '', stderr: line });
+    }
+  });
+
+  it('documents its exit statuses and its files in --help', async () => {
     const result = await qualm(['abstain', '--help']);
     expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /--question-file <file>\s+a text file holding the question; - for stdin/,
+    );
+    expect(result.stdout).toMatch(
+      /--answer-file <file>\s+a text file holding the answer; - for stdin/,
+    );
+    expect(result.stdout).toContain(
+      'qualm abstain --question-file question.txt --answer-file answer.txt',
+    );
     expect(result.stdout.replaceAll(/\s+/g, ' ')).toContain(
       'Exit status: 0 when the answer can stand, 1 when the detector says to abstain, 2 on bad input or when the NLI model cannot be loaded.',
     );

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -43,6 +44,22 @@ describe('pnpm -s qualm, as the README runs it', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe('qualm: file not found: no-such-file.jsonl\n');
+  });
+
+  it('runs from outside the clone with --dir, with paths from the folder it is typed in', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'qualm-outside-'));
+    try {
+      copyFileSync(join(examples, 'responses.jsonl'), join(folder, 'answers.jsonl'));
+      const result = await shell(
+        `pnpm -s --dir '${root}' qualm validate answers.jsonl --jsonl --format json --summary`,
+        folder,
+      );
+      expect(result.code, result.stderr).toBe(0);
+      const document = JSON.parse(result.stdout) as { summary: { total: number } };
+      expect(document.summary.total).toBe(32);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('runs from the root of the clone too', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -168,6 +168,24 @@ describe('qualm train', () => {
       evidence: 'Exports of old invoices are a matter for your account manager.',
     });
     expect(lines[0].signals[0].probability).toBeGreaterThanOrEqual(0.5);
+    // the table tells a learned signal from a pattern's, with its probability
+    const table = await qualm([
+      'validate',
+      answers,
+      '--jsonl',
+      '--id-field',
+      'id',
+      '--model',
+      model,
+    ]);
+    expect(table.code).toBe(0);
+    const probability = (lines[0].signals[0].probability as number).toFixed(2);
+    expect(table.stdout).toMatch(
+      new RegExp(
+        `\\ndeflects\\s+\\d\\.\\d\\d\\s+yes\\s+refusal \\(learned ${probability}\\) "Exports of old invoices`,
+      ),
+    );
+    expect(table.stdout).toMatch(/\nanswers\s+1\.00\s+no\s+-\n/);
   });
 
   it('prints a machine-readable report with --format json', async () => {
@@ -226,6 +244,57 @@ describe('qualm train', () => {
     const notJson = await qualm(trainArgs(broken, join(directory, 'm.qlm')));
     expect(notJson.code).toBe(2);
     expect(notJson.stderr).toMatch(new RegExp(`^qualm: ${broken}:1 is not valid JSON`));
+  });
+
+  it('refuses a split that leaves a label too few rows to train on, naming a --test-split that works', async () => {
+    // 36 rows in 18 tickets pass the rule on the whole file; 0.9 holds out all tickets but one
+    const input = file('labelled.jsonl', jsonl(rows()));
+    const out = join(directory, 'm.qlm');
+    const refused = await qualm([...trainArgs(input, out), '--test-split', '0.9']);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toBe(
+      'qualm: label "none" has 1 row to train on and 17 held out by the test split of 0.9; each label needs at least 10 to train on: a test split of at most 0.48 keeps enough, or give more groups\n',
+    );
+    expect(existsSync(out)).toBe(false);
+    const kept = await qualm([...trainArgs(input, out), '--test-split', '0.48']);
+    expect(kept.code).toBe(0);
+    expect(kept.stdout).toMatch(/^trained on 20 rows, measured on 16 held-out rows/);
+  });
+
+  it('shows "-", not 0.000, for what a label without held-out rows could not measure', async () => {
+    // tickets t7, t13 and t17 are the ones the default split of 0.2 holds out: without their
+    // refusals, every refusal is trained on and none is left to measure
+    const input = file(
+      'labelled.jsonl',
+      jsonl(
+        rows().filter(
+          (row) => !(row.label === 'refusal' && ['t7', 't13', 't17'].includes(row.ticket)),
+        ),
+      ),
+    );
+    const result = await qualm(trainArgs(input, join(directory, 'm.qlm')));
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/\nnone\s+3\s+3\s+1\.000\s+1\.000\s+1\.000\n/);
+    expect(result.stdout).toMatch(/\nrefusal\s+0\s+0\s+-\s+-\s+-\n/);
+  });
+
+  it('prints every default in --help the one way the other verbs do', async () => {
+    const result = await qualm(['train', '--help']);
+    expect(result.code).toBe(0);
+    const help = result.stdout.replaceAll(/\s+/g, ' ');
+    expect(help).not.toMatch(/\(default [^:]/);
+    for (const option of [
+      '--test-split',
+      '--epochs',
+      '--learning-rate',
+      '--seed',
+      '--threshold',
+      '--window',
+      '--bits',
+    ]) {
+      expect(help).toMatch(new RegExp(`${option} <\\w+> [^(]*\\(default: [\\d.]+\\)`));
+    }
   });
 });
 
@@ -294,5 +363,8 @@ describe('qualm validate with a learned model', () => {
       .map((line) => JSON.parse(line));
     expect(lines[0].shouldEscalate).toBe(false);
     expect(lines[1].signals[0]).toMatchObject({ type: 'refusal', source: 'pattern' });
+    const table = await qualm(['validate', answers, '--jsonl', '--id-field', 'id', '--learned']);
+    expect(table.stdout).toMatch(/\nrefuses\s+0\.25\s+yes\s+refusal "I can't help"$/m);
+    expect(table.stdout).not.toContain('(learned');
   });
 });

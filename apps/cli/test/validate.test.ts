@@ -120,6 +120,32 @@ describe('qualm validate', () => {
     expect(JSON.parse(fromFile.stdout).signals[0].type).toBe('refusal');
   });
 
+  it('escapes control characters of ids and evidence in the table, and leaves JSON Lines to JSON', async () => {
+    const path = file(
+      'coloured.jsonl',
+      jsonl([
+        { id: '\u001b[31mred', response: 'No\u001b[1m can do, sorry.' },
+        { id: 'two\nlines', response: 'Paris is the capital of France, on the Seine.' },
+      ]),
+    );
+    // a pattern that reads across the escape sequence, so the evidence holds it
+    const patterns = file('patterns.json', JSON.stringify({ refusal: ['no[\\s\\S]{1,6}can do'] }));
+    const args = ['validate', path, '--jsonl', '--id-field', 'id', '--patterns', patterns];
+    const table = await qualm(args);
+    expect(table.code).toBe(0);
+    expect(table.stdout).not.toContain('\u001b');
+    // a header, its rule and one line a response: the id's line break is not written
+    expect(table.stdout.split('\n')).toHaveLength(5);
+    expect(table.stdout).toMatch(
+      /^\\u001b\[31mred\s+\d\.\d\d\s+yes\s+refusal "No\\u001b\[1m can do"$/m,
+    );
+    expect(table.stdout).toMatch(/^two\\nlines\s+1\.00\s+no\s+-$/m);
+    const records = await qualm([...args, '--format', 'jsonl']);
+    const first = records.stdout.split('\n')[0] as string;
+    expect(first).toContain('"id":"\\u001b[31mred"');
+    expect(JSON.parse(first).signals[0].evidence).toBe('No\u001b[1m can do');
+  });
+
   it('streams a large text file and still finds a cue at its very end', async () => {
     const path = join(directory, 'large.txt');
     const sentence = 'The committee adopted the recommendations in the following year. ';

@@ -46,7 +46,34 @@ describe('trainModel', () => {
   it('keeps the rows of one group on one side of the split', () => {
     const rows = refusalTrainingSet().map((row) => ({ ...row, group: row.label }));
     // with two groups, one label lands wholly in the test split and cannot be learned
-    expect(() => trainModel(rows, { testSplit: 0.5 })).toThrow(/fell in the test split/);
+    expect(() => trainModel(rows, { testSplit: 0.5 })).toThrow(
+      /^label "(none|refusal)" has 0 rows to train on and 24 held out by the test split of 0\.5; each label needs at least 10 to train on: a test split of at most 0\.\d+ keeps enough, or give more groups$/,
+    );
+  });
+
+  it('refuses a split that leaves a label too few rows to train on, naming a split that works', () => {
+    // 24 rows a label pass the rule on the whole file; a 0.9 split leaves a few to train on
+    const rows = refusalTrainingSet().map(({ text, label }) => ({ text, label }));
+    let message = '';
+    try {
+      trainModel(rows, { testSplit: 0.9 });
+    } catch (error) {
+      expect((error as ValidatorError).code).toBe('INVALID_TRAINING_DATA');
+      message = (error as Error).message;
+    }
+    const found = message.match(
+      /^label "(none|refusal)" has (\d+) rows? to train on and (\d+) held out by the test split of 0\.9; each label needs at least 10 to train on: a test split of at most (0\.\d+) keeps enough, or give more rows$/,
+    );
+    expect(found, message).not.toBeNull();
+    const [, , trained, held, suggested] = found as RegExpMatchArray;
+    expect(Number(trained)).toBeLessThan(10);
+    expect(Number(trained) + Number(held)).toBe(24);
+    // the split it names trains: every label keeps at least 10 rows
+    const result = trainModel(rows, { testSplit: Number(suggested), epochs: 1 });
+    expect(result.model.training.rows.none).toBeGreaterThanOrEqual(10);
+    expect(result.model.training.rows.refusal).toBeGreaterThanOrEqual(10);
+    // and still holds rows out to measure the model on
+    expect(result.testRows).toBeGreaterThan(0);
   });
 
   it('learns several signal types besides none', () => {

@@ -45,8 +45,13 @@ Examples:
 
 Training is deterministic: the same rows and settings give the same model bytes. The model is
 trained on the training side of the split and written to --out; --test-split 0 trains on every row
-(and reports nothing). Exit status: 0, or 2 on bad input (an unknown label, an empty file, a label
-with fewer than 10 rows).`;
+(and reports nothing). Each label needs at least 10 rows in the file and 10 on the training side:
+a split that leaves fewer is refused, naming the label, its rows on each side and the largest
+--test-split that keeps enough. A label with no held-out rows shows "-" for its recall and F1 (and
+for precision when nothing was predicted as it): there was nothing to measure.
+
+Exit status: 0, or 2 on bad input (an unknown label, an empty file, a label with fewer than 10
+rows in the file or on the training side).`;
 
 /** Reads the labelled rows of a JSON Lines file, naming the line of any problem. */
 async function readExamples(path: string, flags: TrainFlags): Promise<TrainingExample[]> {
@@ -96,6 +101,11 @@ function integer(name: string, raw: string | undefined, min: number, max: number
   return raw === undefined ? undefined : parseNumberOption(name, raw, { min, max, integer: true });
 }
 
+/** A share to three decimals, or `-` when no row went into it: 0 of 0 is not 0.000. */
+function measured(rows: number, share: number): string {
+  return rows === 0 ? '-' : share.toFixed(3);
+}
+
 function reportTable(report: LabelReport[]): string {
   return formatTable(
     [
@@ -110,9 +120,9 @@ function reportTable(report: LabelReport[]): string {
       entry.label,
       String(entry.support),
       String(entry.predicted),
-      entry.precision.toFixed(3),
-      entry.recall.toFixed(3),
-      entry.f1.toFixed(3),
+      measured(entry.predicted, entry.precision),
+      measured(entry.support, entry.recall),
+      measured(entry.support, entry.f1),
     ]),
   );
 }
@@ -134,12 +144,27 @@ export function registerTrain(program: Command): void {
       'share of groups held out to measure the model, 0 to 0.9',
       '0.2',
     )
-    .option('--epochs <n>', 'passes over the training rows (default 5)')
-    .option('--learning-rate <rate>', 'AdaGrad base step (default 0.2)')
-    .option('--seed <n>', 'seed of the row order (default 1)')
-    .option('--threshold <p>', 'probability at which a label becomes a signal (default 0.5)')
-    .option('--window <n>', 'characters of each response read, from its start (default 600)')
-    .option('--bits <n>', 'hash buckets per label, as a power of two (default 18: 256 KB each)')
+    .addOption(new Option('--epochs <n>', 'passes over the training rows').default(undefined, '5'))
+    .addOption(new Option('--learning-rate <rate>', 'AdaGrad base step').default(undefined, '0.2'))
+    .addOption(new Option('--seed <n>', 'seed of the row order').default(undefined, '1'))
+    .addOption(
+      new Option('--threshold <p>', 'probability at which a label becomes a signal').default(
+        undefined,
+        '0.5',
+      ),
+    )
+    .addOption(
+      new Option('--window <n>', 'characters of each response read, from its start').default(
+        undefined,
+        '600',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--bits <n>',
+        'hash buckets per label, as a power of two; 18 is 256 KB a label',
+      ).default(undefined, '18'),
+    )
     .addOption(
       new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'),
     )

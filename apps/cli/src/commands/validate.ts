@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { readFileSync, statSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
-import { withoutByteOrderMark } from '@qualm/errors';
+import { printable, withoutByteOrderMark } from '@qualm/errors';
 import {
   defaultWorkers,
   maxWorkers,
@@ -19,6 +19,7 @@ import {
   type ResponseQuality,
   readLearnedModel,
   SIGNAL_TYPES,
+  type Signal,
   type Validator,
   ValidatorError,
   type ValidatorOptions,
@@ -101,8 +102,11 @@ result files up with --summary-of: the summary of one run over the shards in the
 
 Output streams whatever the size of the input: --format jsonl writes one record per response, in
 order, with its id and input line (the --summary then goes to stderr); json writes one document;
-the table sizes its columns on the first 1,000 rows. Binary input (an executable, an image) is
-refused.
+the table sizes its columns on the first 1,000 rows. The table names each signal by its type and
+the text that fired it, and a signal of the learned layer (--learned, --model) with its
+probability, as in refusal (learned 0.97) "That is a matter for…"; a control character of the input
+is shown escaped there (\\u001b), never written to the terminal. Binary input (an executable, an
+image) is refused.
 
 Exit status: 0, or 1 with --fail-on-escalate when any response escalates, 2 on bad input (a
 missing, empty or binary file, a broken line, a line over 256 MiB, a JSON Lines input without
@@ -380,8 +384,14 @@ async function validateLines(
   };
 }
 
-function shorten(text: string, length: number): string {
-  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
+/**
+ * A signal as the table shows it: its type and evidence, and a learned signal's probability next
+ * to its type (before the evidence, which may be cut short).
+ */
+function signalCell(signal: Signal): string {
+  const learned =
+    signal.source === 'learned' ? ` (learned ${(signal.probability ?? 0).toFixed(2)})` : '';
+  return `${signal.type}${learned} "${signal.evidence}"`;
 }
 
 /**
@@ -453,14 +463,13 @@ function tableSink(idHeader: string): ResultSink {
   let number = 0;
   let widths: number[] | undefined;
   const waiting: string[][] = [];
+  // the input's own text is escaped (\u001b for ESC), so a cell cannot move the cursor or colour
+  // the terminal; the jsonl and json formats are escaped by JSON already
   const cells = (row: Row) => [
-    String(row.id ?? row.line ?? number),
+    printable(String(row.id ?? row.line ?? number)),
     row.result.score.toFixed(2),
     row.result.shouldEscalate ? 'yes' : 'no',
-    shorten(
-      row.result.signals.map((signal) => `${signal.type} "${signal.evidence}"`).join(', ') || '-',
-      90,
-    ),
+    printable(row.result.signals.map(signalCell).join(', ') || '-', 90),
   ];
   const start = () => {
     widths = columnWidths(columns, waiting);

@@ -31,7 +31,7 @@ export interface TrainOptions {
   balance?: boolean;
   /** Probability at or above which a label becomes a signal (default 0.5). */
   threshold?: number;
-  /** Rows each label needs at least (default 10). */
+  /** Rows each label needs at least, in the file and on the training side of the split (default 10). */
   minRowsPerLabel?: number;
   /** How text becomes features; see {@link DEFAULT_FEATURES}. */
   features?: Partial<FeatureSettings>;
@@ -106,7 +106,12 @@ function random(seed: number): () => number {
 
 /** Whether a row's group goes to the test side: a stable hash of the group against the share. */
 export function inTestSplit(group: string, testSplit: number): boolean {
-  return (hashString(group) % 10_000) / 10_000 < testSplit;
+  return splitPosition(group) < testSplit;
+}
+
+/** Where a group falls from 0 to 1: the groups below the test split are held out. */
+function splitPosition(group: string): number {
+  return (hashString(group) % 10_000) / 10_000;
 }
 
 function checkNumber(
@@ -326,6 +331,45 @@ function checkExamples(examples: readonly TrainingExample[], minRows: number): v
   }
 }
 
+/**
+ * Refuses a split that leaves a label fewer than `minRows` rows to train on, naming the label, its
+ * rows on each side, and the largest test split (to two decimals) that keeps enough of every label.
+ */
+function checkTrainingSide(
+  examples: readonly TrainingExample[],
+  split: {
+    labels: readonly LearnedLabel[];
+    trainCounts: Partial<Record<LearnedLabel, number>>;
+    minRows: number;
+    testSplit: number;
+  },
+): void {
+  const { labels, trainCounts, minRows, testSplit } = split;
+  const short = labels.find((label) => (trainCounts[label] ?? 0) < minRows);
+  if (short === undefined) return;
+  // a row trains when its group's position is at or above the split: the minRows-th highest
+  // position of each label is the largest split that keeps minRows of its rows to train on
+  let largest = 1;
+  for (const label of labels) {
+    const positions = examples
+      .filter((example) => example.label === label)
+      .map((example) => splitPosition(example.group ?? example.text))
+      .sort((first, second) => second - first);
+    largest = Math.min(largest, positions[minRows - 1] ?? 0);
+  }
+  const suggested = Math.floor(largest * 100) / 100;
+  const grouped = examples.some((example) => example.group !== undefined);
+  const trained = trainCounts[short] ?? 0;
+  const total = examples.filter((example) => example.label === short).length;
+  const change =
+    suggested > 0
+      ? `a test split of at most ${suggested} keeps enough, or give more ${grouped ? 'groups' : 'rows'}`
+      : `give more ${grouped ? 'groups' : 'rows'}, or a test split of 0 to train on every row`;
+  throw invalidData(
+    `label "${short}" has ${trained} row${trained === 1 ? '' : 's'} to train on and ${total - trained} held out by the test split of ${testSplit}; each label needs at least ${minRows} to train on: ${change}`,
+  );
+}
+
 /** Precision, recall and F1 per label of a model over labelled rows. */
 export function evaluateModel(
   model: LearnedModel,
@@ -403,13 +447,7 @@ export function trainModel(
     const label = example.label as LearnedLabel;
     trainCounts[label] = (trainCounts[label] ?? 0) + 1;
   }
-  for (const label of labels) {
-    if (!trainCounts[label]) {
-      throw invalidData(
-        `every row labelled "${label}" fell in the test split: give more groups or a smaller test split`,
-      );
-    }
-  }
+  checkTrainingSide(examples, { labels, trainCounts, minRows, testSplit });
   const targets = new Int32Array(train.length);
   const rowWeights = new Float64Array(train.length);
   train.forEach((example, index) => {
