@@ -39,9 +39,8 @@ export interface CompiledPattern {
   reach: number;
   behind: number;
   custom: boolean;
-  /** Whether `sticky` and `search` have been compiled (see {@link compileAtOnce}). */
+  /** Whether `sticky` has been compiled (see {@link compileAtOnce}; `search` is at its making). */
   stickyCompiled: boolean;
-  searchCompiled: boolean;
 }
 
 /** A trigger literal and the patterns whose matches can start with it. */
@@ -250,7 +249,7 @@ function compileSpec(spec: PatternSpec, index: number): CompiledPattern {
   }
   const shape = spec.shape ?? analysePattern(spec.source, spec.flags);
   // the global form searches the whole text: only a pattern without leading literals and the
-  // reference scan need it, so it is made at its first use
+  // reference scan need it, so it is made, and compiled at once, at its first use
   let search: RegExp | undefined;
   return {
     index,
@@ -258,7 +257,10 @@ function compileSpec(spec: PatternSpec, index: number): CompiledPattern {
     weight: spec.weight,
     region: spec.region,
     get search() {
-      search ??= new RegExp(spec.source, withFlags(spec.flags, 'g'));
+      if (search === undefined) {
+        search = new RegExp(spec.source, withFlags(spec.flags, 'g'));
+        compileAtOnce(search);
+      }
       return search;
     },
     sticky,
@@ -267,7 +269,6 @@ function compileSpec(spec: PatternSpec, index: number): CompiledPattern {
     behind: shape.behind,
     custom: spec.custom,
     stickyCompiled: false,
-    searchCompiled: false,
   };
 }
 

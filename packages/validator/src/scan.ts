@@ -897,10 +897,6 @@ function scanOne(
 ): void {
   const voices = layout.voices.starts.length > 0;
   const search = pattern.search;
-  if (!pattern.searchCompiled) {
-    compileAtOnce(search);
-    pattern.searchCompiled = true;
-  }
   search.lastIndex = 0;
   for (;;) {
     const match = search.exec(text);
